@@ -1,0 +1,76 @@
+/* util.h - small helpers shared by every translator pass: checked
+ * allocation, growable vectors and string buffers, diagnostics.
+ *
+ * None of these functions are thread-safe; the translator is
+ * single-threaded.  Allocation failure aborts the process with a message
+ * (the translator cannot continue without memory).
+ */
+#ifndef STP_UTIL_H
+#define STP_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* xmalloc/xcalloc/xrealloc/xstrdup/xstrndup: like libc, never return NULL. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t n);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* xasprintf: printf into a new heap string. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* vec: a growable array of pointers.  Zero-initialise before use. */
+struct vec {
+	void **items;
+	int n, cap;
+};
+/* vec_push: append p; returns its index. */
+int vec_push(struct vec *v, void *p);
+
+/* strbuf: a growable NUL-terminated string.  Zero-initialise before use;
+ * s is NULL until something is appended (strbuf_str never returns NULL). */
+struct strbuf {
+	char *s;
+	size_t len, cap;
+};
+void strbuf_add(struct strbuf *b, const char *s);
+void strbuf_addn(struct strbuf *b, const char *s, size_t n);
+void strbuf_addc(struct strbuf *b, char c);
+void strbuf_printf(struct strbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void strbuf_vprintf(struct strbuf *b, const char *fmt, va_list ap);
+const char *strbuf_str(const struct strbuf *b);
+/* strbuf_detach: hand over the heap string (never NULL) and reset b. */
+char *strbuf_detach(struct strbuf *b);
+
+/* A position in a script or tapset file.  line and col are 1-based; col
+ * counts bytes.  file is never freed (interned for the whole run). */
+struct source_loc {
+	const char *file;
+	int line, col;
+};
+
+/* Source text registry so that diagnostics can quote the offending line.
+ * source_register: remember the text of a file (the pointer is kept, not
+ * copied).  source_line: the text of line 'line' of 'file' (without its
+ * newline) into out; returns 0 if unknown. */
+void source_register(const char *file, const char *text);
+int source_line(const char *file, int line, struct strbuf *out);
+
+/* Diagnostics on stderr.  diag_error prints
+ *   FILE:LINE:COL: error: MESSAGE
+ *       source line
+ *       ^
+ * and counts the error; diag_warning likewise with "warning".
+ * diag_error_count: errors so far (a pass fails when it is non-zero). */
+void diag_error(const struct source_loc *loc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void diag_warning(const struct source_loc *loc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int diag_error_count(void);
+
+/* verbose level of the stap driver (-v count), read by every pass. */
+extern int stp_verbose;
+
+#endif
