@@ -168,11 +168,19 @@ int source_line(const char *file, int line, struct strbuf *out)
 }
 
 static int n_errors;
+int diag_quiet;
+
+void diag_rewind(int n)
+{
+	n_errors = n;
+}
 
 static void diag(const char *what, const struct source_loc *loc,
 		 const char *fmt, va_list ap)
 {
 	struct strbuf b = {0};
+	if (diag_quiet)
+		return;
 	if (loc && loc->file)
 		strbuf_printf(&b, "%s:%d:%d: ", loc->file, loc->line, loc->col);
 	strbuf_printf(&b, "%s: ", what);

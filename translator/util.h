@@ -69,6 +69,11 @@ void diag_error(const struct source_loc *loc, const char *fmt, ...)
 void diag_warning(const struct source_loc *loc, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int diag_error_count(void);
+/* diag_quiet - while nonzero, diagnostics are counted but not printed
+ * (used for tapset files, whose errors matter only if they are used).
+ * diag_rewind - forget errors counted after the count was @n. */
+extern int diag_quiet;
+void diag_rewind(int n);
 
 /* verbose level of the stap driver (-v count), read by every pass. */
 extern int stp_verbose;

@@ -1,0 +1,410 @@
+/* stapio - the user-space side of a running probe module.
+ *
+ *   stapio [-v] [-o FILE] MODULE_NAME
+ *
+ * Opens /sys/kernel/debug/systemtap/MODULE_NAME/{.cmd,traceN}, sends START,
+ * copies the script's output (relay records merged across CPUs in sequence
+ * order) to stdout or FILE and the module's warnings/errors to stderr.  On
+ * REQUEST_EXIT from the module or on SIGINT/SIGTERM/SIGHUP it sends EXIT,
+ * waits for the EXIT reply, drains the remaining output and exits: 0 on a
+ * clean run, 1 when the module could not start or reported an error.
+ * Protocol: runtime/stp_transport_msgs.h.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <signal.h>
+#include <poll.h>
+#include <dirent.h>
+#include <time.h>
+#include "../runtime/stp_transport_msgs.h"
+
+#define DEBUGFS "/sys/kernel/debug"
+#define GAP_WAIT_MS 500        /* how long a hole in seq may delay output */
+
+struct record {
+	uint64_t seq;
+	uint32_t len;
+	char *data;
+};
+
+struct stream {
+	int fd;
+	char *name;
+	char *buf;             /* bytes read but not yet parsed */
+	size_t len, cap;
+	struct record *q;      /* parsed records, increasing seq */
+	size_t qhead, qlen, qcap;
+};
+
+static int verbose;
+static const char *modname;
+static int cmd_fd = -1;
+static struct stream *streams;
+static size_t nstreams;
+static FILE *out;
+static volatile sig_atomic_t got_signal;
+static uint64_t next_seq = 1;
+static long long gap_since_ms = -1;
+static int error_seen;
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("stapio: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	got_signal = 1;
+}
+
+/* ---- control channel ---- */
+
+static void send_cmd(uint32_t type)
+{
+	struct stp_msg_hdr h = { .type = type, .len = 0 };
+	ssize_t n;
+
+	do
+		n = write(cmd_fd, &h, sizeof(h));
+	while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)sizeof(h))
+		die("writing the control channel failed: %s",
+		    n < 0 ? strerror(errno) : "short write");
+}
+
+enum { EV_NONE = 0, EV_START = 1, EV_REQUEST_EXIT = 2, EV_EXIT = 4 };
+
+/* Read and handle every queued control message; returns EV_* bits and
+ * the START status in *start_status. */
+static int read_cmds(int *start_status)
+{
+	static char buf[65536];
+	int ev = 0;
+
+	for (;;) {
+		ssize_t n = read(cmd_fd, buf, sizeof(buf));
+		size_t off = 0;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return ev;
+		if (n <= 0)
+			die("reading the control channel failed: %s",
+			    n < 0 ? strerror(errno) : "end of file");
+		while (off + sizeof(struct stp_msg_hdr) <= (size_t)n) {
+			struct stp_msg_hdr h;
+			const char *p;
+
+			memcpy(&h, buf + off, sizeof(h));
+			p = buf + off + sizeof(h);
+			if (off + sizeof(h) + h.len > (size_t)n)
+				die("malformed control message");
+			switch (h.type) {
+			case STP_MSG_START: {
+				struct stp_msg_status st = { -EPROTO };
+
+				memcpy(&st, p, h.len < sizeof(st) ? h.len : sizeof(st));
+				*start_status = st.status;
+				ev |= EV_START;
+				break;
+			}
+			case STP_MSG_REQUEST_EXIT:
+				ev |= EV_REQUEST_EXIT;
+				break;
+			case STP_MSG_EXIT: {
+				struct stp_msg_exit ex;
+
+				memset(&ex, 0, sizeof(ex));
+				memcpy(&ex, p, h.len < sizeof(ex) ? h.len : sizeof(ex));
+				if (ex.errors)
+					error_seen = 1;
+				if (verbose)
+					fprintf(stderr, "stapio: exit: errors %u skipped %u lost %u\n",
+						ex.errors, ex.skipped, ex.lost);
+				ev |= EV_EXIT;
+				break;
+			}
+			case STP_MSG_ERROR:
+				error_seen = 1;
+				/* fall through */
+			case STP_MSG_WARNING:
+				fflush(out);
+				fwrite(p, 1, h.len, stderr);
+				fflush(stderr);
+				break;
+			default:
+				if (verbose)
+					fprintf(stderr, "stapio: unknown message %u\n", h.type);
+			}
+			off += sizeof(h) + h.len;
+		}
+	}
+}
+
+/* ---- relay output ---- */
+
+static void open_streams(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		die("cannot open %s: %s", dir, strerror(errno));
+	while ((e = readdir(d))) {
+		unsigned cpu;
+		char path[4400];
+		struct stream *s;
+
+		if (sscanf(e->d_name, STP_RELAY_BASE "%u", &cpu) != 1)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		streams = xrealloc(streams, (nstreams + 1) * sizeof(*streams));
+		s = &streams[nstreams];
+		memset(s, 0, sizeof(*s));
+		s->fd = open(path, O_RDONLY | O_NONBLOCK);
+		if (s->fd < 0)
+			die("cannot open %s: %s", path, strerror(errno));
+		s->name = strdup(e->d_name);
+		nstreams++;
+	}
+	closedir(d);
+	if (!nstreams)
+		die("no relay files in %s", dir);
+}
+
+/* Parse complete records out of s->buf. */
+static void parse_stream(struct stream *s)
+{
+	size_t off = 0;
+
+	while (s->len - off >= sizeof(struct stp_relay_hdr)) {
+		struct stp_relay_hdr h;
+		struct record *r;
+
+		memcpy(&h, s->buf + off, sizeof(h));
+		if (h.magic != STP_RELAY_MAGIC)
+			die("corrupt output stream in %s", s->name);
+		if (s->len - off - sizeof(h) < h.len)
+			break;
+		if (s->qhead + s->qlen == s->qcap) {
+			if (s->qhead) {
+				memmove(s->q, s->q + s->qhead, s->qlen * sizeof(*s->q));
+				s->qhead = 0;
+			} else {
+				s->qcap = s->qcap ? 2 * s->qcap : 64;
+				s->q = xrealloc(s->q, s->qcap * sizeof(*s->q));
+			}
+		}
+		r = &s->q[s->qhead + s->qlen++];
+		r->seq = h.seq;
+		r->len = h.len;
+		r->data = xrealloc(NULL, h.len ? h.len : 1);
+		memcpy(r->data, s->buf + off + sizeof(h), h.len);
+		off += sizeof(h) + h.len;
+	}
+	memmove(s->buf, s->buf + off, s->len - off);
+	s->len -= off;
+}
+
+/* Read everything available now; returns bytes read. */
+static size_t read_streams(void)
+{
+	size_t total = 0, i;
+
+	for (i = 0; i < nstreams; i++) {
+		struct stream *s = &streams[i];
+
+		for (;;) {
+			ssize_t n;
+
+			if (s->cap - s->len < 65536) {
+				s->cap = s->cap ? 2 * s->cap : 262144;
+				s->buf = xrealloc(s->buf, s->cap);
+			}
+			n = read(s->fd, s->buf + s->len, s->cap - s->len);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break;
+			s->len += n;
+			total += n;
+		}
+		parse_stream(s);
+	}
+	return total;
+}
+
+/* Write records in seq order.  Without @force, stop at a hole in the
+ * sequence until it has lasted GAP_WAIT_MS (the missing record may still
+ * be on its way on another CPU; or it was lost). */
+static void emit(int force)
+{
+	for (;;) {
+		struct stream *best = NULL;
+		struct record *r;
+		size_t i;
+
+		for (i = 0; i < nstreams; i++) {
+			struct stream *s = &streams[i];
+
+			if (s->qlen && (!best ||
+			    s->q[s->qhead].seq < best->q[best->qhead].seq))
+				best = s;
+		}
+		if (!best)
+			break;
+		r = &best->q[best->qhead];
+		if (r->seq > next_seq && !force) {
+			long long t = now_ms();
+
+			if (gap_since_ms < 0)
+				gap_since_ms = t;
+			if (t - gap_since_ms < GAP_WAIT_MS)
+				break;
+			if (verbose)
+				fprintf(stderr, "stapio: output records %llu..%llu missing\n",
+					(unsigned long long)next_seq,
+					(unsigned long long)r->seq - 1);
+		}
+		gap_since_ms = -1;
+		fwrite(r->data, 1, r->len, out);
+		free(r->data);
+		next_seq = r->seq + 1;
+		best->qhead++;
+		best->qlen--;
+	}
+	fflush(out);
+}
+
+int main(int argc, char **argv)
+{
+	const char *outfile = NULL;
+	char dir[4096], path[4200];
+	struct sigaction sa;
+	int opt, start_status = 0, started = 0, exit_sent = 0, done = 0;
+	size_t i;
+
+	while ((opt = getopt(argc, argv, "+vo:")) != -1) {
+		switch (opt) {
+		case 'v':
+			verbose++;
+			break;
+		case 'o':
+			outfile = optarg;
+			break;
+		default:
+			fprintf(stderr, "usage: stapio [-v] [-o FILE] MODULE_NAME\n");
+			return 1;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "usage: stapio [-v] [-o FILE] MODULE_NAME\n");
+		return 1;
+	}
+	modname = argv[optind];
+
+	out = stdout;
+	if (outfile) {
+		out = fopen(outfile, "w");
+		if (!out)
+			die("cannot open %s: %s", outfile, strerror(errno));
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	snprintf(dir, sizeof(dir), DEBUGFS "/" STP_DEBUGFS_DIR "/%s", modname);
+	snprintf(path, sizeof(path), "%s/" STP_CMD_FILE, dir);
+	cmd_fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (cmd_fd < 0)
+		die("cannot open %s: %s", path, strerror(errno));
+	open_streams(dir);
+	if (verbose)
+		fprintf(stderr, "stapio: %s: %zu relay files; starting\n",
+			modname, nstreams);
+
+	send_cmd(STP_MSG_START);
+	while (!done) {
+		struct pollfd pfd = { .fd = cmd_fd, .events = POLLIN };
+		int ev;
+
+		ev = read_cmds(&start_status);
+		if (ev & EV_START) {
+			if (start_status != 0) {
+				read_streams();
+				emit(1);
+				fprintf(stderr, "stapio: starting the probes failed: %s\n",
+					strerror(-start_status));
+				return 1;
+			}
+			started = 1;
+			if (verbose)
+				fprintf(stderr, "stapio: running\n");
+		}
+		if (ev & EV_EXIT)
+			done = 1;
+		if (!done && started && !exit_sent &&
+		    ((ev & EV_REQUEST_EXIT) || got_signal)) {
+			if (verbose)
+				fprintf(stderr, "stapio: sending EXIT\n");
+			read_streams();
+			emit(0);
+			exit_sent = 1;
+			send_cmd(STP_MSG_EXIT);
+			continue;          /* the reply is queued by now */
+		}
+		read_streams();
+		emit(0);
+		if (!done)
+			poll(&pfd, 1, STP_CMD_POLL_MS);
+	}
+	/* Everything is in the relay buffers now: drain and merge. */
+	while (read_streams())
+		;
+	emit(1);
+	for (i = 0; i < nstreams; i++)
+		if (streams[i].len)
+			fprintf(stderr, "stapio: %zu bytes of incomplete output in %s\n",
+				streams[i].len, streams[i].name);
+	if (fflush(out) != 0 || (outfile && fclose(out) != 0))
+		die("writing the output failed: %s", strerror(errno));
+	close(cmd_fd);
+	return error_seen ? 1 : 0;
+}

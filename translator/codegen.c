@@ -1,0 +1,482 @@
+/* codegen.c - pass 3: the C source of the module.
+ *
+ * Layout of the generated file: globals and their locks, frame structs and
+ * prototypes, script functions, probe handlers (each with the list of
+ * global locks it takes), the probe table and `stp_module`.
+ */
+#include "codegen.h"
+#include "codegen_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *c_quote(const char *s, size_t len)
+{
+	struct strbuf b = {0};
+	size_t i;
+	strbuf_addc(&b, '"');
+	for (i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if (ch == '"' || ch == '\\')
+			strbuf_printf(&b, "\\%c", ch);
+		else if (ch == '\n')
+			strbuf_add(&b, "\\n");
+		else if (ch == '\t')
+			strbuf_add(&b, "\\t");
+		else if (ch < 32 || ch >= 127 || ch == '?')
+			strbuf_printf(&b, "\\%03o", ch);  /* '?': no trigraphs */
+		else
+			strbuf_addc(&b, (char)ch);
+	}
+	strbuf_addc(&b, '"');
+	return strbuf_detach(&b);
+}
+
+char *loc_literal(const struct source_loc *loc)
+{
+	char *t = xasprintf("%s:%d:%d", loc->file ? loc->file : "?",
+			    loc->line, loc->col);
+	char *q = c_quote(t, strlen(t));
+	free(t);
+	return q;
+}
+
+void emit(struct gen *g, const char *fmt, ...)
+{
+	va_list ap;
+	int i;
+	for (i = 0; i < g->indent + 1; i++)
+		strbuf_addc(g->out, '\t');
+	va_start(ap, fmt);
+	strbuf_vprintf(g->out, fmt, ap);
+	va_end(ap);
+	strbuf_addc(g->out, '\n');
+}
+
+char *var_ref(struct gen *g, const struct sym *y)
+{
+	if (y->kind == SYM_GLOBAL)
+		return xasprintf("g_%s", y->name);
+	return xasprintf("f->l_%s", y->name);
+}
+
+char *c_type_decl(enum stp_type t, const char *name)
+{
+	if (t == TYPE_STRING)
+		return xasprintf("char %s[MAXSTRINGLEN]", name);
+	return xasprintf("s64 %s", name);
+}
+
+char *fn_cname(const struct functiondecl *fn)
+{
+	return xasprintf("fn_%s_%d", fn->name, fn->params.n);
+}
+
+/* ---- which globals each body uses, for locking ---- */
+
+struct usage {
+	char *read, *write;          /* one flag per global index */
+};
+
+static void use_expr(struct usage *u, struct expr *e, int lvalue,
+		     struct vec *callees);
+
+static void use_args(struct usage *u, struct vec *v, struct vec *callees)
+{
+	int i;
+	for (i = 0; i < v->n; i++)
+		use_expr(u, v->items[i], 0, callees);
+}
+
+static void use_expr(struct usage *u, struct expr *e, int lvalue,
+		     struct vec *callees)
+{
+	if (!e)
+		return;
+	if ((e->kind == E_SYM || e->kind == E_INDEX || e->kind == E_IN) &&
+	    e->sym && e->sym->kind == SYM_GLOBAL) {
+		u->read[e->sym->index] |= !lvalue || e->kind == E_IN;
+		u->write[e->sym->index] |= lvalue;
+	}
+	if (e->kind == E_CALL && e->func)
+		vec_push(callees, e->func);
+	use_expr(u, e->a, e->kind == E_ASSIGN || e->kind == E_INCDEC ||
+		 e->kind == E_STATS_ADD, callees);
+	if (e->kind == E_ASSIGN && e->op != OP_NONE)
+		use_expr(u, e->a, 0, callees);
+	if (e->kind == E_INCDEC)
+		use_expr(u, e->a, 0, callees);
+	use_expr(u, e->b, 0, callees);
+	use_expr(u, e->c, 0, callees);
+	if (e->kind != E_INDEX && e->kind != E_IN)
+		use_args(u, &e->args, callees);
+	else
+		use_args(u, &e->args, callees);
+}
+
+static void use_stmt(struct usage *u, struct stmt *st, struct vec *callees)
+{
+	int i;
+	if (!st)
+		return;
+	for (i = 0; i < st->stmts.n; i++)
+		use_stmt(u, st->stmts.items[i], callees);
+	use_expr(u, st->e, st->kind == S_DELETE, callees);
+	use_expr(u, st->init, 0, callees);
+	use_expr(u, st->step, 0, callees);
+	use_expr(u, st->array, 0, callees);
+	use_expr(u, st->limit, 0, callees);
+	for (i = 0; i < st->keys.n; i++)
+		use_expr(u, st->keys.items[i], 1, callees);
+	use_expr(u, st->value, 1, callees);
+	if (st->catch_sym && st->catch_sym->kind == SYM_GLOBAL)
+		u->write[st->catch_sym->index] = 1;
+	use_stmt(u, st->body, callees);
+	use_stmt(u, st->els, callees);
+}
+
+/* body_usage - globals used by @body and, transitively, its callees. */
+static void body_usage(struct session *s, struct stmt *body, struct usage *u)
+{
+	struct vec work = {0};
+	int i, j;
+	use_stmt(u, body, &work);
+	for (i = 0; i < work.n; i++) {
+		struct functiondecl *fn = work.items[i];
+		for (j = 0; j < i; j++)
+			if (work.items[j] == fn)
+				break;
+		if (j < i)
+			continue;       /* seen already */
+		use_stmt(u, fn->body, &work);
+	}
+	free(work.items);
+}
+
+/* ---- bodies ---- */
+
+static void gen_locals(struct strbuf *frame, struct vec *v)
+{
+	int i;
+	for (i = 0; i < v->n; i++) {
+		struct sym *y = v->items[i];
+		char *n = xasprintf("l_%s", y->name);
+		char *d = c_type_decl(y->type, n);
+		strbuf_printf(frame, "\t%s;\n", d);
+		free(d);
+		free(n);
+	}
+}
+
+static void gen_function_proto(struct strbuf *o, struct functiondecl *fn)
+{
+	char *cn = fn_cname(fn);
+	int i;
+	strbuf_printf(o, "static %s %s(struct stp_context *c",
+		      fn->ret == TYPE_STRING ? "void" : "s64", cn);
+	if (fn->ret == TYPE_STRING)
+		strbuf_add(o, ", char *ret");
+	for (i = 0; i < fn->params.n; i++) {
+		struct sym *p = fn->params.items[i];
+		strbuf_printf(o, ", %s a_%s", p->type == TYPE_STRING ?
+			      "const char *" : "s64", p->name);
+	}
+	strbuf_add(o, ")");
+	free(cn);
+}
+
+static void gen_embedded_function(struct strbuf *o, struct functiondecl *fn)
+{
+	char *l = loc_literal(&fn->loc);
+	int i, str = fn->ret == TYPE_STRING;
+	strbuf_printf(o, "/* %s:%d: function %s (embedded C) */\n",
+		      fn->loc.file, fn->loc.line, fn->name);
+	gen_function_proto(o, fn);
+	strbuf_add(o, "\n{\n");
+	if (!str)
+		strbuf_add(o, "\ts64 __retvalue = 0;\n");
+	else
+		strbuf_add(o, "\tret[0] = '\\0';\n");
+	strbuf_add(o, "#define CONTEXT c\n");
+	strbuf_printf(o, "#define STAP_RETVALUE %s\n", str ? "ret" : "__retvalue");
+	if (str)
+		strbuf_add(o, "#define STAP_RETURN(v) do { stp_strcpy(ret, (v)); "
+			   "goto __stp_out; } while (0)\n");
+	else
+		strbuf_add(o, "#define STAP_RETURN(v) do { __retvalue = (v); "
+			   "goto __stp_out; } while (0)\n");
+	strbuf_printf(o, "#define STAP_ERROR(...) do { snprintf(c->error_buf, "
+		      "sizeof(c->error_buf), __VA_ARGS__); stp_error(c, "
+		      "c->error_buf, %s); goto __stp_out; } while (0)\n", l);
+	for (i = 0; i < fn->params.n; i++) {
+		struct sym *p = fn->params.items[i];
+		strbuf_printf(o, "#define STAP_ARG_%s a_%s\n", p->name, p->name);
+	}
+	strbuf_printf(o, "\t{\n%s\n\t}\n\tgoto __stp_out;\n__stp_out:\n",
+		      fn->embedded_c);
+	strbuf_add(o, "#undef CONTEXT\n#undef STAP_RETVALUE\n#undef STAP_RETURN\n"
+		   "#undef STAP_ERROR\n");
+	for (i = 0; i < fn->params.n; i++)
+		strbuf_printf(o, "#undef STAP_ARG_%s\n",
+			      ((struct sym *)fn->params.items[i])->name);
+	strbuf_printf(o, "\treturn%s;\n}\n\n", str ? "" : " __retvalue");
+	free(l);
+}
+
+static int gen_script_function(struct session *s, struct strbuf *o,
+			       struct functiondecl *fn)
+{
+	struct strbuf body = {0};
+	struct gen g = { .s = s, .out = &body, .func = fn, .err_label = "out" };
+	char *cn = fn_cname(fn), *l = loc_literal(&fn->loc);
+	int i, str = fn->ret == TYPE_STRING;
+	gen_locals(&g.frame, &fn->params);
+	gen_locals(&g.frame, &fn->locals);
+	gen_stmt(&g, fn->body);
+	strbuf_printf(o, "/* %s:%d: function %s */\nstruct %s_frame {\n"
+		      "\tchar unused;\n%s};\n\n", fn->loc.file, fn->loc.line,
+		      fn->name, cn, strbuf_str(&g.frame));
+	gen_function_proto(o, fn);
+	strbuf_printf(o, "\n{\n\tstruct %s_frame *f;\n", cn);
+	if (!str)
+		strbuf_add(o, "\ts64 ret = 0;\n");
+	else
+		strbuf_add(o, "\tret[0] = '\\0';\n");
+	strbuf_printf(o, "\tif (unlikely(++c->nesting > MAXNESTING)) {\n"
+		      "\t\tstp_error(c, \"MAXNESTING exceeded\", %s);\n"
+		      "\t\tc->nesting--;\n\t\treturn%s;\n\t}\n", l,
+		      str ? "" : " 0");
+	strbuf_printf(o, "\tf = stp_frame_push(c, sizeof(*f), %s);\n"
+		      "\tif (unlikely(!f)) {\n\t\tc->nesting--;\n\t\treturn%s;\n"
+		      "\t}\n", l, str ? "" : " 0");
+	for (i = 0; i < fn->params.n; i++) {
+		struct sym *p = fn->params.items[i];
+		if (p->type == TYPE_STRING)
+			strbuf_printf(o, "\tstp_strcpy(f->l_%s, a_%s);\n",
+				      p->name, p->name);
+		else
+			strbuf_printf(o, "\tf->l_%s = a_%s;\n", p->name, p->name);
+	}
+	strbuf_printf(o, "%s\tgoto out;\nout:\n\tstp_frame_pop(c, sizeof(*f));\n"
+		      "\tc->nesting--;\n\treturn%s;\n}\n\n", strbuf_str(&body),
+		      str ? "" : " ret");
+	free(body.s);
+	free(g.frame.s);
+	free(cn);
+	free(l);
+	return g.failed ? -1 : 0;
+}
+
+static void gen_lock_list(struct session *s, struct strbuf *o,
+			  const char *name, struct stmt *body, int *nlocks)
+{
+	struct usage u;
+	int i, n = 0;
+	u.read = xcalloc(s->globals.n + 1, 1);
+	u.write = xcalloc(s->globals.n + 1, 1);
+	body_usage(s, body, &u);
+	for (i = 0; i < s->globals.n; i++)
+		if (u.read[i] || u.write[i]) {
+			if (!n)
+				strbuf_printf(o, "static const struct stp_lock_req "
+					      "%s_locks[] = {\n", name);
+			strbuf_printf(o, "\t{ &stp_global_locks[%d], %d }, "
+				      "/* %s */\n", i, u.write[i] ? 1 : 0,
+				      ((struct sym *)s->globals.items[i])->name);
+			n++;
+		}
+	if (n)
+		strbuf_add(o, "};\n\n");
+	*nlocks = n;
+	free(u.read);
+	free(u.write);
+}
+
+static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
+		     int index)
+{
+	struct strbuf body = {0};
+	struct gen g = { .s = s, .out = &body, .err_label = "out" };
+	char *name = xasprintf("probe_%d", index), *l = loc_literal(&p->loc);
+	char *pp;
+	int nlocks;
+	gen_locals(&g.frame, &p->locals);
+	gen_stmt(&g, p->body);
+	gen_lock_list(s, o, name, p->body, &nlocks);
+	pp = probe_point_str(p->points.items[0]);
+	strbuf_printf(o, "/* %s:%d:%d: probe %s%s */\nstruct %s_frame {\n"
+		      "\tchar unused;\n%s};\n\n", p->loc.file, p->loc.line,
+		      p->loc.col, pp, p->points.n > 1 ? ", ..." : "", name,
+		      strbuf_str(&g.frame));
+	free(pp);
+	strbuf_printf(o, "static void %s(struct stp_context *c)\n{\n"
+		      "\tstruct %s_frame *f = stp_frame_push(c, sizeof(*f), %s);\n"
+		      "\tif (unlikely(!f))\n\t\treturn;\n", name, name, l);
+	if (nlocks)
+		strbuf_printf(o, "\tif (!stp_lock_globals(c, %s_locks, %d))\n"
+			      "\t\tgoto pop;\n", name, nlocks);
+	strbuf_printf(o, "%s\tgoto out;\nout:\n", strbuf_str(&body));
+	if (nlocks)
+		strbuf_printf(o, "\tstp_unlock_globals(%s_locks, %d);\npop:\n",
+			      name, nlocks);
+	strbuf_add(o, "\tstp_frame_pop(c, sizeof(*f));\n}\n\n");
+	free(body.s);
+	free(g.frame.s);
+	free(name);
+	free(l);
+	return g.failed ? -1 : 0;
+}
+
+/* ---- globals, probe table, module description ---- */
+
+static int gen_globals(struct session *s, struct strbuf *o)
+{
+	int i, rc = 0;
+	for (i = 0; i < s->globals.n; i++) {
+		struct sym *g = s->globals.items[i];
+		char *n = xasprintf("g_%s", g->name), *d;
+		if (g->arity > 0 || g->type == TYPE_STATS) {
+			diag_error(&g->loc, "%s is not supported yet",
+				   g->arity ? "an array global" : "a statistic");
+			rc = -1;
+		}
+		d = c_type_decl(g->type, n);
+		strbuf_printf(o, "static %s;  /* %s:%d:%d */\n", d, g->loc.file,
+			      g->loc.line, g->loc.col);
+		free(d);
+		free(n);
+	}
+	strbuf_printf(o, "static struct stp_global_lock stp_global_locks[%d];\n\n",
+		      s->globals.n ? s->globals.n : 1);
+	strbuf_add(o, "static void stp_init_globals(void)\n{\n");
+	for (i = 0; i < s->globals.n; i++) {
+		struct sym *g = s->globals.items[i];
+		struct expr *in = g->init;
+		if (!in)
+			continue;
+		if (in->kind == E_STR) {
+			char *q = c_quote(in->str, in->str_len);
+			strbuf_printf(o, "\tstp_strcpy(g_%s, %s);\n", g->name, q);
+			free(q);
+		} else if (in->kind == E_NUM) {
+			strbuf_printf(o, "\tg_%s = (s64)%lldLL;\n", g->name,
+				      (long long)in->num);
+		}
+	}
+	strbuf_add(o, "}\n\n");
+	return rc;
+}
+
+static const char *kind_name(enum dp_kind k)
+{
+	switch (k) {
+	case DP_BEGIN: return "STP_PROBE_BEGIN";
+	case DP_END: return "STP_PROBE_END";
+	case DP_TIMER: return "STP_PROBE_TIMER";
+	default: return "STP_PROBE_KPROBE";
+	}
+}
+
+static int probe_index(struct session *s, struct probe *p)
+{
+	int i;
+	for (i = 0; i < s->probes.n; i++)
+		if (s->probes.items[i] == p)
+			return i;
+	return -1;
+}
+
+/* table_before - order of the probe table: begin probes by their order
+ * number, then the others, then end probes by order; stable otherwise. */
+static int table_rank(const struct derived_probe *d)
+{
+	return d->kind == DP_BEGIN ? 0 : d->kind == DP_END ? 2 : 1;
+}
+
+static void gen_probe_table(struct session *s, struct strbuf *o)
+{
+	int n = s->derived.n, i, j;
+	struct derived_probe **v = xcalloc(n + 1, sizeof(*v));
+	for (i = 0; i < n; i++)
+		v[i] = s->derived.items[i];
+	for (i = 1; i < n; i++)          /* stable insertion sort */
+		for (j = i; j > 0; j--) {
+			struct derived_probe *a = v[j - 1], *b = v[j];
+			int ra = table_rank(a), rb = table_rank(b);
+			if (ra < rb || (ra == rb && (ra == 1 || a->order <= b->order)))
+				break;
+			v[j - 1] = b;
+			v[j] = a;
+		}
+	strbuf_add(o, "static const struct stp_probe_desc stp_probes[] = {\n");
+	for (i = 0; i < n; i++) {
+		struct derived_probe *d = v[i];
+		char *pp = c_quote(d->pp_text, strlen(d->pp_text));
+		char *l = loc_literal(&d->point->loc);
+		strbuf_printf(o, "\t{ .kind = %s, .pp = %s, .loc = %s,\n"
+			      "\t  .handler = probe_%d", kind_name(d->kind), pp,
+			      l, probe_index(s, d->probe));
+		if (d->kind == DP_TIMER)
+			strbuf_printf(o, ", .period_ns = %s", d->period_ns);
+		if (d->kind == DP_KPROBE) {
+			char *sym = c_quote(d->symbol, strlen(d->symbol));
+			strbuf_printf(o, ",\n\t  .symbol = %s, .offset = %lld, "
+				      ".is_return = %d, .maxactive = %lld",
+				      sym, (long long)d->offset, d->is_return,
+				      (long long)d->maxactive);
+			free(sym);
+		}
+		strbuf_printf(o, ", .optional = %d },\n", d->optional);
+		free(pp);
+		free(l);
+	}
+	strbuf_add(o, "};\n\n");
+	free(v);
+}
+
+int codegen(struct session *s, struct strbuf *o)
+{
+	int i, rc = 0;
+	char *q = c_quote(s->script_file, strlen(s->script_file));
+	strbuf_printf(o, "/* Generated by stap from %s.  Do not edit. */\n"
+		      "#include \"stp_runtime.h\"\n\n", s->script_file);
+	for (i = 0; i < s->user->embeds.n; i++)
+		strbuf_printf(o, "%s\n", (const char *)s->user->embeds.items[i]);
+	for (i = 0; i < s->library.n; i++) {
+		struct stapfile *f = s->library.items[i];
+		int j, used = 0, k;
+		/* a tapset's top-level C is needed when one of its functions is */
+		for (j = 0; j < f->functions.n && !used; j++)
+			for (k = 0; k < s->functions.n && !used; k++)
+				used = s->functions.items[k] == f->functions.items[j];
+		for (j = 0; used && j < f->embeds.n; j++)
+			strbuf_printf(o, "%s\n", (const char *)f->embeds.items[j]);
+	}
+	if (gen_globals(s, o) < 0)
+		rc = -1;
+	for (i = 0; i < s->functions.n; i++) {
+		gen_function_proto(o, s->functions.items[i]);
+		strbuf_add(o, ";\n");
+	}
+	strbuf_add(o, "\n");
+	for (i = 0; i < s->functions.n; i++) {
+		struct functiondecl *fn = s->functions.items[i];
+		if (fn->embedded_c)
+			gen_embedded_function(o, fn);
+		else if (gen_script_function(s, o, fn) < 0)
+			rc = -1;
+	}
+	for (i = 0; i < s->probes.n; i++)
+		if (gen_probe(s, o, s->probes.items[i], i) < 0)
+			rc = -1;
+	gen_probe_table(s, o);
+	strbuf_printf(o, "const struct stp_module_desc stp_module = {\n"
+		      "\t.script_name = %s,\n\t.probes = stp_probes,\n"
+		      "\t.nprobes = %d,\n\t.init_globals = stp_init_globals,\n"
+		      "\t.locks = stp_global_locks,\n\t.nlocks = %d,\n};\n",
+		      q, s->derived.n, s->globals.n);
+	free(q);
+	return rc;
+}

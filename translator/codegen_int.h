@@ -1,0 +1,51 @@
+/* codegen_int.h - shared state of pass 3 (codegen.c, gen_body.c).
+ *
+ * Generated code conventions (see runtime/stp_runtime.h):
+ *  - script globals are C statics g_NAME; every global has a lock in
+ *    stp_global_locks[index];
+ *  - each probe body is a function probe_N(struct stp_context *c) and each
+ *    script function fn_NAME_ARITY(c, [char *ret,] args...); their locals,
+ *    parameters and temporaries live in a frame struct allocated from the
+ *    context's frame arena (never on the kernel stack);
+ *  - long values are s64 C expressions, string values const char *
+ *    expressions pointing at storage that lives until the statement ends;
+ *  - after anything that can fail, "if (unlikely(c->error)) goto LABEL;"
+ *    unwinds to the error label (the end of the body, or a catch block).
+ */
+#ifndef STP_CODEGEN_INT_H
+#define STP_CODEGEN_INT_H
+
+#include "session.h"
+
+struct gen {
+	struct session *s;
+	struct strbuf *out;          /* the body being generated */
+	struct strbuf frame;         /* fields of the frame struct */
+	int ntemps;                  /* temporaries t0..tN-1 in the frame */
+	int nlabels;                 /* for unique labels */
+	int indent;
+	struct functiondecl *func;   /* NULL in a probe body */
+	const char *err_label;       /* where errors unwind to */
+	const char *brk_label;       /* innermost loop's break target, or NULL */
+	const char *cont_label;      /* ... and continue target */
+	int failed;                  /* an unsupported construct was found */
+};
+
+/* c_quote - a C string literal for @len bytes of @s (heap). */
+char *c_quote(const char *s, size_t len);
+/* loc_literal - the C string literal "file:line:col" for @loc (heap). */
+char *loc_literal(const struct source_loc *loc);
+/* emit - append an indented line to g->out (printf-style). */
+void emit(struct gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* var_ref - the C lvalue of symbol @y in the current body. */
+char *var_ref(struct gen *g, const struct sym *y);
+/* c_type_decl - a frame/global field declaration of type @t named @name. */
+char *c_type_decl(enum stp_type t, const char *name);
+
+/* gen_stmt - generate statement @st into g->out. */
+void gen_stmt(struct gen *g, struct stmt *st);
+
+/* fn_cname - the C name of a script function: fn_NAME_ARITY (heap). */
+char *fn_cname(const struct functiondecl *fn);
+
+#endif

@@ -1,0 +1,825 @@
+/* elaborate.c - pass 2: symbol resolution and type inference.
+ *
+ * Resolution binds every E_SYM to a struct sym (scope order: the locals
+ * and parameters of the enclosing probe or function, then the user
+ * script's globals, then tapset globals; an unknown name becomes a new
+ * local) and every E_CALL to a function (the user script's first, then the
+ * tapsets', matched by name and arity).  Functions and tapset globals are
+ * pulled in only when used.  Type inference then iterates to a fixed
+ * point, and a last walk reports what stayed unresolved or conflicting.
+ */
+#include "elaborate.h"
+#include "printf_fmt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- scope ---------------------------------------------------------- */
+
+struct scope {
+	struct session *s;
+	struct vec *locals;              /* where new locals go */
+	struct functiondecl *func;       /* enclosing function, or NULL */
+	struct vec worklist;             /* functions to resolve */
+};
+
+static struct sym *find_in(struct vec *v, const char *name)
+{
+	int i;
+	for (i = 0; v && i < v->n; i++) {
+		struct sym *y = v->items[i];
+		if (strcmp(y->name, name) == 0)
+			return y;
+	}
+	return NULL;
+}
+
+static void use_global(struct session *s, struct sym *g)
+{
+	int i;
+	for (i = 0; i < s->globals.n; i++)
+		if (s->globals.items[i] == g)
+			return;
+	g->index = s->globals.n;
+	vec_push(&s->globals, g);
+}
+
+/* find_global - a global of the user script, else of a tapset. */
+static struct sym *find_global(struct session *s, const char *name)
+{
+	struct sym *g = find_in(&s->user->globals, name);
+	int i;
+	for (i = 0; !g && i < s->library.n; i++) {
+		struct stapfile *f = s->library.items[i];
+		g = find_in(&f->globals, name);
+		if (g && g->is_private)
+			g = NULL;
+	}
+	return g;
+}
+
+static struct sym *lookup_sym(struct scope *sc, const char *name,
+			      const struct source_loc *loc, int create)
+{
+	struct sym *y = NULL;
+	if (sc->func)
+		y = find_in(&sc->func->params, name);
+	if (!y)
+		y = find_in(sc->locals, name);
+	if (!y) {
+		y = find_global(sc->s, name);
+		if (y)
+			use_global(sc->s, y);
+	}
+	if (!y && create) {
+		y = xcalloc(1, sizeof(*y));
+		y->kind = SYM_LOCAL;
+		y->name = name;
+		y->loc = *loc;
+		y->index = sc->locals->n;
+		vec_push(sc->locals, y);
+	}
+	return y;
+}
+
+static struct functiondecl *find_function_in(struct stapfile *f,
+					     const char *name, int arity)
+{
+	int i;
+	for (i = 0; i < f->functions.n; i++) {
+		struct functiondecl *fn = f->functions.items[i];
+		if (strcmp(fn->name, name) == 0 && fn->params.n == arity)
+			return fn;
+	}
+	return NULL;
+}
+
+static struct functiondecl *find_function(struct session *s, const char *name,
+					  int arity, int *name_exists)
+{
+	struct functiondecl *fn = find_function_in(s->user, name, arity);
+	int i, j;
+	for (i = 0; !fn && i < s->library.n; i++)
+		fn = find_function_in(s->library.items[i], name, arity);
+	*name_exists = 0;
+	if (!fn) {
+		struct stapfile *f;
+		for (i = -1; i < s->library.n && !*name_exists; i++) {
+			f = i < 0 ? s->user : s->library.items[i];
+			for (j = 0; j < f->functions.n; j++)
+				if (!strcmp(((struct functiondecl *)f->functions.items[j])->name, name))
+					*name_exists = 1;
+		}
+	}
+	return fn;
+}
+
+/* ---- resolution walk ------------------------------------------------ */
+
+static void resolve_expr(struct scope *sc, struct expr *e, int lvalue);
+static void resolve_stmt(struct scope *sc, struct stmt *st);
+
+static void resolve_args(struct scope *sc, struct vec *args)
+{
+	int i;
+	for (i = 0; i < args->n; i++)
+		resolve_expr(sc, args->items[i], 0);
+}
+
+/* resolve_array - bind the array named by base (an E_SYM) to a global. */
+static void resolve_array(struct scope *sc, struct expr *base, int nkeys,
+			  int lvalue)
+{
+	struct sym *y = lookup_sym(sc, base->name, &base->loc, 0);
+	if (!y || y->kind != SYM_GLOBAL) {
+		diag_error(&base->loc, "'%s' is used as an array but is not a "
+			   "global array (declare it: global %s[...])",
+			   base->name, base->name);
+		return;
+	}
+	if (y->arity == 0 && !y->written && !y->read && !y->init)
+		y->arity = nkeys;
+	if (y->arity != nkeys)
+		diag_error(&base->loc, "array '%s' is indexed with %d key%s here "
+			   "but with %d elsewhere", y->name, nkeys,
+			   nkeys == 1 ? "" : "s", y->arity);
+	base->sym = y;
+	if (lvalue)
+		y->written = 1;
+	else
+		y->read = 1;
+}
+
+static void resolve_call(struct scope *sc, struct expr *e)
+{
+	int exists;
+	struct functiondecl *fn;
+	resolve_args(sc, &e->args);
+	fn = find_function(sc->s, e->name, e->args.n, &exists);
+	if (!fn) {
+		if (exists)
+			diag_error(&e->loc, "function '%s' is not defined with %d "
+				   "argument%s", e->name, e->args.n,
+				   e->args.n == 1 ? "" : "s");
+		else
+			diag_error(&e->loc, "unresolved function '%s' (not in the "
+				   "script nor in any tapset)", e->name);
+		return;
+	}
+	e->func = fn;
+	if (!fn->used) {
+		fn->used = 1;
+		vec_push(&sc->worklist, fn);
+	}
+}
+
+static void resolve_expr(struct scope *sc, struct expr *e, int lvalue)
+{
+	struct sym *y;
+	if (!e)
+		return;
+	switch (e->kind) {
+	case E_NUM:
+	case E_STR:
+		break;
+	case E_SYM:
+		y = lookup_sym(sc, e->name, &e->loc, 1);
+		if (y->arity > 0) {
+			diag_error(&e->loc, "array '%s' is used without an index",
+				   e->name);
+			break;
+		}
+		e->sym = y;
+		if (lvalue)
+			y->written = 1;
+		else
+			y->read = 1;
+		break;
+	case E_INDEX:
+		resolve_args(sc, &e->args);
+		resolve_array(sc, e->a, e->args.n, lvalue);
+		e->sym = e->a->sym;
+		break;
+	case E_IN:
+		resolve_args(sc, &e->args);
+		resolve_array(sc, e->a, e->args.n, 0);
+		e->sym = e->a->sym;
+		break;
+	case E_INCDEC:
+		resolve_expr(sc, e->a, 1);
+		if (e->a && e->a->kind == E_SYM && e->a->sym)
+			e->a->sym->read = 1;
+		break;
+	case E_ASSIGN:
+		resolve_expr(sc, e->b, 0);
+		resolve_expr(sc, e->a, 1);
+		if (e->op != OP_NONE && e->a && e->a->sym)
+			e->a->sym->read = 1;
+		if (e->a && e->a->kind != E_SYM && e->a->kind != E_INDEX &&
+		    e->a->kind != E_TARGET)
+			diag_error(&e->a->loc, "cannot assign to this expression "
+				   "(expected a variable or an array element)");
+		break;
+	case E_CALL:
+		resolve_call(sc, e);
+		break;
+	case E_PRINT:
+		resolve_args(sc, &e->args);
+		break;
+	case E_STATS_ADD:
+		resolve_expr(sc, e->a, 1);
+		resolve_expr(sc, e->b, 0);
+		break;
+	case E_BINARY:
+	case E_UNARY:
+	case E_TERNARY:
+	case E_STATOP:
+	case E_HIST:
+	case E_ENTRY:
+	case E_DEFINED:
+		resolve_expr(sc, e->a, 0);
+		resolve_expr(sc, e->b, 0);
+		resolve_expr(sc, e->c, 0);
+		resolve_args(sc, &e->args);
+		break;
+	case E_TARGET:
+	case E_CAST:
+		diag_error(&e->loc, "target variables are not supported yet in "
+			   "this probe");
+		break;
+	}
+}
+
+static void resolve_stmt(struct scope *sc, struct stmt *st)
+{
+	int i;
+	if (!st)
+		return;
+	switch (st->kind) {
+	case S_BLOCK:
+		for (i = 0; i < st->stmts.n; i++)
+			resolve_stmt(sc, st->stmts.items[i]);
+		break;
+	case S_FOREACH:
+		resolve_expr(sc, st->array, 0);
+		for (i = 0; i < st->keys.n; i++)
+			resolve_expr(sc, st->keys.items[i], 1);
+		if (st->value)
+			resolve_expr(sc, st->value, 1);
+		resolve_expr(sc, st->limit, 0);
+		resolve_stmt(sc, st->body);
+		break;
+	case S_DELETE:
+		resolve_expr(sc, st->e, 1);
+		break;
+	case S_TRY:
+		resolve_stmt(sc, st->body);
+		if (st->catch_var) {
+			struct source_loc l = st->loc;
+			st->catch_sym = lookup_sym(sc, st->catch_var, &l, 1);
+			st->catch_sym->written = 1;
+		}
+		resolve_stmt(sc, st->els);
+		break;
+	case S_RETURN:
+		if (!sc->func)
+			diag_error(&st->loc, "'return' outside a function (use "
+				   "'next' to leave a probe)");
+		/* fall through */
+	default:
+		resolve_expr(sc, st->init, 0);
+		resolve_expr(sc, st->e, 0);
+		resolve_expr(sc, st->step, 0);
+		resolve_stmt(sc, st->body);
+		resolve_stmt(sc, st->els);
+		break;
+	}
+}
+
+/* ---- type inference ------------------------------------------------- */
+
+struct infer {
+	int changed;
+	int report;                  /* last walk: report problems */
+	struct functiondecl *func;
+};
+
+/* settle - merge type @t into *slot.  Conflicts are reported in the last
+ * walk only, naming @what. */
+static void settle(struct infer *in, enum stp_type *slot, enum stp_type t,
+		   const struct source_loc *loc, const char *what)
+{
+	if (t == TYPE_UNKNOWN)
+		return;
+	if (*slot == TYPE_UNKNOWN) {
+		*slot = t;
+		in->changed = 1;
+	} else if (*slot != t && in->report) {
+		diag_error(loc, "type mismatch: %s is %s here but %s elsewhere",
+			   what, type_name(t), type_name(*slot));
+	}
+}
+
+static enum stp_type infer_expr(struct infer *in, struct expr *e,
+				enum stp_type want);
+
+static char *what_sym(const struct sym *y)
+{
+	return xasprintf("%s '%s'", y->kind == SYM_GLOBAL ? "global" :
+			 y->kind == SYM_PARAM ? "parameter" : "variable", y->name);
+}
+
+static void infer_keys(struct infer *in, struct expr *e)
+{
+	int i;
+	for (i = 0; i < e->args.n && i < 9; i++) {
+		struct expr *k = e->args.items[i];
+		enum stp_type t;
+		if (!e->sym) {
+			infer_expr(in, k, TYPE_UNKNOWN);
+			continue;
+		}
+		t = infer_expr(in, k, e->sym->key_types[i]);
+		settle(in, &e->sym->key_types[i], t, &k->loc, "this array key");
+	}
+}
+
+/* expect - check that @e (inferred as @t) has type @want, in the last walk */
+static void expect(struct infer *in, struct expr *e, enum stp_type want)
+{
+	if (in->report && e->type != TYPE_UNKNOWN && e->type != want)
+		diag_error(&e->loc, "expected a %s here, found a %s",
+			   type_name(want), type_name(e->type));
+}
+
+static void infer_print(struct infer *in, struct expr *e)
+{
+	int i, first = 0, is_f = !strcmp(e->name, "printf") ||
+		!strcmp(e->name, "sprintf");
+	int is_d = !strncmp(e->name, "printd", 6) ||
+		!strncmp(e->name, "sprintd", 7);
+	if (is_f) {
+		struct expr *f = e->args.n ? e->args.items[0] : NULL;
+		enum stp_type types[64];
+		int n;
+		if (!f || f->kind != E_STR) {
+			if (in->report)
+				diag_error(f ? &f->loc : &e->loc, "%s needs a "
+					   "literal format string first",
+					   e->name);
+			return;
+		}
+		n = printf_arg_types(f->str, f->str_len, types, 64, &f->loc,
+				     in->report);
+		if (n < 0)
+			return;
+		if (n != e->args.n - 1 && in->report) {
+			diag_error(&e->loc, "the format of %s takes %d argument%s "
+				   "but %d %s given", e->name, n,
+				   n == 1 ? "" : "s", e->args.n - 1,
+				   e->args.n - 1 == 1 ? "is" : "are");
+			return;
+		}
+		for (i = 1; i < e->args.n && i - 1 < n; i++) {
+			struct expr *a = e->args.items[i];
+			infer_expr(in, a, types[i - 1]);
+			expect(in, a, types[i - 1]);
+		}
+		return;
+	}
+	if (is_d) {
+		if (e->args.n < 2) {
+			if (in->report)
+				diag_error(&e->loc, "%s needs a delimiter and at "
+					   "least one value", e->name);
+			return;
+		}
+		infer_expr(in, e->args.items[0], TYPE_STRING);
+		expect(in, e->args.items[0], TYPE_STRING);
+		first = 1;
+	}
+	for (i = first; i < e->args.n; i++) {
+		struct expr *a = e->args.items[i];
+		if (infer_expr(in, a, TYPE_UNKNOWN) == TYPE_UNKNOWN &&
+		    in->report)
+			diag_error(&a->loc, "cannot tell the type of this value "
+				   "(long or string?)");
+		else if (a->type == TYPE_STATS && in->report)
+			diag_error(&a->loc, "a statistic cannot be printed "
+				   "directly; use @count, @sum, ... on it");
+	}
+}
+
+static enum stp_type infer_sym_use(struct infer *in, struct expr *e,
+				   enum stp_type want)
+{
+	struct sym *y = e->sym;
+	if (!y)
+		return TYPE_UNKNOWN;
+	if (want != TYPE_UNKNOWN && y->type == TYPE_UNKNOWN) {
+		char *w = what_sym(y);
+		settle(in, &y->type, want, &e->loc, w);
+		free(w);
+	}
+	return y->type;
+}
+
+static enum stp_type infer_expr(struct infer *in, struct expr *e,
+				enum stp_type want)
+{
+	enum stp_type t = TYPE_UNKNOWN, ta, tb;
+	int i;
+	if (!e)
+		return TYPE_UNKNOWN;
+	switch (e->kind) {
+	case E_NUM:
+		t = TYPE_LONG;
+		break;
+	case E_STR:
+		t = TYPE_STRING;
+		break;
+	case E_SYM:
+		t = infer_sym_use(in, e, want);
+		break;
+	case E_INDEX:
+		infer_keys(in, e);
+		t = infer_sym_use(in, e, want);
+		break;
+	case E_IN:
+		infer_keys(in, e);
+		t = TYPE_LONG;
+		break;
+	case E_BINARY:
+		switch (e->op) {
+		case OP_CONCAT:
+		case OP_MATCH:
+		case OP_NMATCH:
+			infer_expr(in, e->a, TYPE_STRING);
+			infer_expr(in, e->b, TYPE_STRING);
+			expect(in, e->a, TYPE_STRING);
+			expect(in, e->b, TYPE_STRING);
+			t = e->op == OP_CONCAT ? TYPE_STRING : TYPE_LONG;
+			break;
+		case OP_EQ: case OP_NE: case OP_LT:
+		case OP_LE: case OP_GT: case OP_GE:
+			ta = infer_expr(in, e->a, TYPE_UNKNOWN);
+			tb = infer_expr(in, e->b, ta);
+			if (ta == TYPE_UNKNOWN && tb != TYPE_UNKNOWN)
+				ta = infer_expr(in, e->a, tb);
+			if (in->report && ta != tb && ta && tb)
+				diag_error(&e->loc, "comparison of a %s with a "
+					   "%s", type_name(ta), type_name(tb));
+			if (in->report && ta == TYPE_STATS)
+				diag_error(&e->loc, "statistics cannot be "
+					   "compared");
+			t = TYPE_LONG;
+			break;
+		default:
+			infer_expr(in, e->a, TYPE_LONG);
+			infer_expr(in, e->b, TYPE_LONG);
+			expect(in, e->a, TYPE_LONG);
+			expect(in, e->b, TYPE_LONG);
+			t = TYPE_LONG;
+			break;
+		}
+		break;
+	case E_UNARY:
+	case E_INCDEC:
+		infer_expr(in, e->a, TYPE_LONG);
+		expect(in, e->a, TYPE_LONG);
+		t = TYPE_LONG;
+		break;
+	case E_ASSIGN:
+		if (e->op == OP_NONE) {
+			ta = infer_expr(in, e->a, want);
+			tb = infer_expr(in, e->b, ta);
+			if (tb != TYPE_UNKNOWN && ta == TYPE_UNKNOWN)
+				ta = infer_expr(in, e->a, tb);
+			if (in->report && ta && tb && ta != tb)
+				diag_error(&e->loc, "assignment of a %s to a %s",
+					   type_name(tb), type_name(ta));
+			t = ta;
+		} else {
+			enum stp_type ty = e->op == OP_CONCAT ? TYPE_STRING :
+				TYPE_LONG;
+			infer_expr(in, e->a, ty);
+			infer_expr(in, e->b, ty);
+			expect(in, e->a, ty);
+			expect(in, e->b, ty);
+			t = ty;
+		}
+		break;
+	case E_TERNARY:
+		infer_expr(in, e->a, TYPE_LONG);
+		expect(in, e->a, TYPE_LONG);
+		ta = infer_expr(in, e->b, want);
+		tb = infer_expr(in, e->c, ta != TYPE_UNKNOWN ? ta : want);
+		if (ta == TYPE_UNKNOWN && tb != TYPE_UNKNOWN)
+			ta = infer_expr(in, e->b, tb);
+		if (in->report && ta && tb && ta != tb)
+			diag_error(&e->loc, "the branches of ?: are a %s and a "
+				   "%s", type_name(ta), type_name(tb));
+		t = ta;
+		break;
+	case E_CALL:
+		if (!e->func)
+			break;
+		for (i = 0; i < e->args.n; i++) {
+			struct sym *p = e->func->params.items[i];
+			struct expr *a = e->args.items[i];
+			enum stp_type at = infer_expr(in, a, p->type);
+			char *w = xasprintf("parameter '%s' of %s()", p->name,
+					    e->func->name);
+			settle(in, &p->type, at, &a->loc, w);
+			free(w);
+		}
+		if (want != TYPE_UNKNOWN && e->func->ret == TYPE_UNKNOWN &&
+		    e->func->body)
+			settle(in, &e->func->ret, want, &e->loc,
+			       "the function's value");
+		t = e->func->ret;
+		break;
+	case E_PRINT:
+		infer_print(in, e);
+		t = e->name[0] == 's' ? TYPE_STRING : TYPE_LONG;
+		break;
+	case E_STATS_ADD:
+		if (e->a && e->a->sym) {
+			char *w = what_sym(e->a->sym);
+			settle(in, &e->a->sym->type, TYPE_STATS, &e->loc, w);
+			free(w);
+			if (e->a->kind == E_INDEX)
+				infer_keys(in, e->a);
+		}
+		infer_expr(in, e->b, TYPE_LONG);
+		expect(in, e->b, TYPE_LONG);
+		t = TYPE_LONG;
+		break;
+	case E_STATOP:
+	case E_HIST:
+		infer_expr(in, e->a, TYPE_STATS);
+		for (i = 0; i < e->args.n; i++)
+			infer_expr(in, e->args.items[i], TYPE_LONG);
+		t = e->kind == E_HIST ? TYPE_UNKNOWN : TYPE_LONG;
+		break;
+	case E_ENTRY:
+		t = infer_expr(in, e->a, want);
+		break;
+	case E_DEFINED:
+		t = TYPE_LONG;
+		break;
+	case E_TARGET:
+	case E_CAST:
+		t = TYPE_LONG;
+		break;
+	}
+	e->type = t;
+	return t;
+}
+
+static void infer_stmt(struct infer *in, struct stmt *st)
+{
+	int i;
+	if (!st)
+		return;
+	switch (st->kind) {
+	case S_BLOCK:
+		for (i = 0; i < st->stmts.n; i++)
+			infer_stmt(in, st->stmts.items[i]);
+		break;
+	case S_EXPR:
+		infer_expr(in, st->e, TYPE_UNKNOWN);
+		break;
+	case S_IF:
+	case S_WHILE:
+		infer_expr(in, st->e, TYPE_LONG);
+		expect(in, st->e, TYPE_LONG);
+		infer_stmt(in, st->body);
+		infer_stmt(in, st->els);
+		break;
+	case S_FOR:
+		infer_expr(in, st->init, TYPE_UNKNOWN);
+		if (st->e) {
+			infer_expr(in, st->e, TYPE_LONG);
+			expect(in, st->e, TYPE_LONG);
+		}
+		infer_expr(in, st->step, TYPE_UNKNOWN);
+		infer_stmt(in, st->body);
+		break;
+	case S_FOREACH: {
+		struct sym *a = st->array ? st->array->sym : NULL;
+		for (i = 0; a && i < st->keys.n && i < 9; i++) {
+			struct expr *k = st->keys.items[i];
+			enum stp_type kt = infer_expr(in, k, a->key_types[i]);
+			settle(in, &a->key_types[i], kt, &k->loc, "this array key");
+		}
+		if (a && st->value) {
+			enum stp_type vt = infer_expr(in, st->value, a->type);
+			settle(in, &a->type, vt, &st->value->loc, "the array value");
+		}
+		if (st->limit) {
+			infer_expr(in, st->limit, TYPE_LONG);
+			expect(in, st->limit, TYPE_LONG);
+		}
+		infer_stmt(in, st->body);
+		break;
+	}
+	case S_RETURN:
+		if (in->func && st->e) {
+			enum stp_type rt = infer_expr(in, st->e, in->func->ret);
+			settle(in, &in->func->ret, rt, &st->e->loc,
+			       "the function's return value");
+		}
+		break;
+	case S_DELETE:
+		infer_expr(in, st->e, TYPE_UNKNOWN);
+		break;
+	case S_TRY:
+		infer_stmt(in, st->body);
+		if (st->catch_sym)
+			settle(in, &st->catch_sym->type, TYPE_STRING, &st->loc,
+			       "the catch variable");
+		infer_stmt(in, st->els);
+		break;
+	default:
+		break;
+	}
+}
+
+static void check_syms(struct vec *v, const char *where)
+{
+	int i;
+	for (i = 0; i < v->n; i++) {
+		struct sym *y = v->items[i];
+		if (y->type == TYPE_UNKNOWN)
+			diag_error(&y->loc, "cannot tell the type of '%s'%s%s "
+				   "(it is never given a long or string value)",
+				   y->name, where ? " in " : "", where ? where : "");
+	}
+}
+
+static void infer_walk(struct infer *in, struct session *s)
+{
+	int i;
+	for (i = 0; i < s->globals.n; i++) {
+		struct sym *g = s->globals.items[i];
+		if (g->init)
+			settle(in, &g->type, g->init->kind == E_STR ?
+			       TYPE_STRING : TYPE_LONG, &g->loc, g->name);
+	}
+	for (i = 0; i < s->probes.n; i++) {
+		in->func = NULL;
+		infer_stmt(in, ((struct probe *)s->probes.items[i])->body);
+	}
+	for (i = 0; i < s->functions.n; i++) {
+		in->func = s->functions.items[i];
+		infer_stmt(in, in->func->body);
+	}
+}
+
+static void infer_all(struct session *s)
+{
+	struct infer in = {0};
+	int i, rounds = 0;
+	/* every walk can only settle more types, so this terminates */
+	do {
+		in.changed = 0;
+		infer_walk(&in, s);
+	} while (in.changed && ++rounds < 1000);
+	in.report = 1;
+	infer_walk(&in, s);
+
+	for (i = 0; i < s->globals.n; i++) {
+		struct sym *g = s->globals.items[i];
+		int k;
+		if (g->type == TYPE_UNKNOWN)
+			diag_error(&g->loc, "cannot tell the type of global '%s'",
+				   g->name);
+		for (k = 0; k < g->arity; k++)
+			if (g->key_types[k] == TYPE_UNKNOWN)
+				diag_error(&g->loc, "cannot tell the type of key "
+					   "%d of array '%s'", k + 1, g->name);
+	}
+	for (i = 0; i < s->probes.n; i++)
+		check_syms(&((struct probe *)s->probes.items[i])->locals, NULL);
+	for (i = 0; i < s->functions.n; i++) {
+		struct functiondecl *fn = s->functions.items[i];
+		check_syms(&fn->params, fn->name);
+		check_syms(&fn->locals, fn->name);
+		if (fn->ret == TYPE_UNKNOWN && !fn->body)
+			fn->ret = TYPE_LONG;   /* embedded C without a value */
+		if (fn->ret == TYPE_UNKNOWN)
+			fn->ret = TYPE_LONG;   /* a function returning nothing */
+		if (fn->ret == TYPE_STATS)
+			diag_error(&fn->loc, "function '%s' cannot return a "
+				   "statistic", fn->name);
+	}
+}
+
+/* ---- driver ----------------------------------------------------------- */
+
+int elaborate(struct session *s)
+{
+	struct scope sc = { .s = s };
+	int i, j, errors0 = diag_error_count();
+
+	/* Globals the user script declares are part of the program even when
+	 * unused (so that their initialisers and printing apply). */
+	for (i = 0; i < s->user->globals.n; i++)
+		use_global(s, s->user->globals.items[i]);
+
+	for (i = 0; i < s->user->probes.n; i++) {
+		struct probe *p = s->user->probes.items[i];
+		int nd = s->derived.n;
+		for (j = 0; j < p->points.n; j++)
+			derive_point(s, p, p->points.items[j]);
+		if (s->derived.n == nd)
+			continue;
+		vec_push(&s->probes, p);
+		sc.locals = &p->locals;
+		sc.func = NULL;
+		resolve_stmt(&sc, p->body);
+	}
+	/* user functions are resolved even when unused, to report errors */
+	for (i = 0; i < s->user->functions.n; i++) {
+		struct functiondecl *fn = s->user->functions.items[i];
+		if (!fn->used) {
+			fn->used = 1;
+			vec_push(&sc.worklist, fn);
+		}
+	}
+	for (i = 0; i < sc.worklist.n; i++) {
+		struct functiondecl *fn = sc.worklist.items[i];
+		vec_push(&s->functions, fn);
+		for (j = 0; j < fn->params.n; j++) {
+			struct sym *p = fn->params.items[j];
+			p->kind = SYM_PARAM;
+			p->index = j;
+		}
+		sc.locals = &fn->locals;
+		sc.func = fn;
+		resolve_stmt(&sc, fn->body);
+	}
+	if (s->derived.n == 0 && diag_error_count() == errors0)
+		diag_error(NULL, "the script has no probes");
+	if (diag_error_count() != errors0)
+		return -1;
+	infer_all(s);
+	return diag_error_count() != errors0 ? -1 : 0;
+}
+
+/* ---- -p2 listing -------------------------------------------------- */
+
+static void list_syms(struct strbuf *out, struct vec *v)
+{
+	int i;
+	for (i = 0; i < v->n; i++) {
+		struct sym *y = v->items[i];
+		strbuf_printf(out, "%s%s:%s", i ? ", " : "", y->name,
+			      type_name(y->type));
+	}
+}
+
+void pprint_resolved(struct strbuf *out, const struct session *s)
+{
+	int i, k;
+	if (s->globals.n)
+		strbuf_add(out, "# globals\n");
+	for (i = 0; i < s->globals.n; i++) {
+		struct sym *g = s->globals.items[i];
+		strbuf_printf(out, "%s:%s", g->name, type_name(g->type));
+		if (g->arity) {
+			strbuf_add(out, " [");
+			for (k = 0; k < g->arity; k++)
+				strbuf_printf(out, "%s%s", k ? ", " : "",
+					      type_name(g->key_types[k]));
+			strbuf_add(out, "]");
+		}
+		strbuf_addc(out, '\n');
+	}
+	if (s->functions.n)
+		strbuf_add(out, "# functions\n");
+	for (i = 0; i < s->functions.n; i++) {
+		struct functiondecl *fn = s->functions.items[i];
+		strbuf_printf(out, "%s:%s (", fn->name, type_name(fn->ret));
+		list_syms(out, &fn->params);
+		strbuf_add(out, ")\n");
+		if (fn->locals.n) {
+			strbuf_add(out, "  # locals\n  ");
+			list_syms(out, &fn->locals);
+			strbuf_addc(out, '\n');
+		}
+	}
+	strbuf_add(out, "# probes\n");
+	for (i = 0; i < s->derived.n; i++) {
+		struct derived_probe *d = s->derived.items[i];
+		strbuf_printf(out, "%s /* <- %s:%d:%d */\n", d->pp_text,
+			      d->point->loc.file, d->point->loc.line,
+			      d->point->loc.col);
+		if (d->probe->locals.n) {
+			strbuf_add(out, "  # locals\n  ");
+			list_syms(out, &d->probe->locals);
+			strbuf_addc(out, '\n');
+		}
+	}
+}

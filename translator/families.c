@@ -1,0 +1,256 @@
+/* families.c - the registry of probe-point families.
+ *
+ * Each family matches probe points by their component names and turns one
+ * into derived probes the runtime knows how to register.  A family is a
+ * match function in the table at the bottom; unknown points are an error
+ * that lists the families with similar names.
+ */
+#include "elaborate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* component - the i-th component of @pp, or NULL */
+static struct pp_component *component(struct probe_point *pp, int i)
+{
+	return i < pp->components.n ? pp->components.items[i] : NULL;
+}
+
+static int is(struct pp_component *c, const char *name)
+{
+	return c && strcmp(c->name, name) == 0;
+}
+
+static struct derived_probe *new_derived(struct session *s, enum dp_kind k,
+					 struct probe *p, struct probe_point *pp)
+{
+	struct derived_probe *d = xcalloc(1, sizeof(*d));
+	d->kind = k;
+	d->probe = p;
+	d->point = pp;
+	d->pp_text = probe_point_str(pp);
+	d->optional = pp->optional;
+	vec_push(&s->derived, d);
+	return d;
+}
+
+/* num_arg - the numeric argument of @c into *v; errors name @what. */
+static int num_arg(struct pp_component *c, struct probe_point *pp,
+		   int64_t *v, int required)
+{
+	if (!c->arg) {
+		if (!required)
+			return 0;
+		diag_error(&pp->loc, "'%s' needs a number: %s(N)", c->name,
+			   c->name);
+		return -1;
+	}
+	if (c->arg->kind != E_NUM) {
+		diag_error(&c->arg->loc, "the argument of '%s' must be a number",
+			   c->name);
+		return -1;
+	}
+	*v = c->arg->num;
+	return 0;
+}
+
+static int str_arg(struct pp_component *c, struct probe_point *pp,
+		   const char **v)
+{
+	if (!c->arg || c->arg->kind != E_STR) {
+		diag_error(c->arg ? &c->arg->loc : &pp->loc,
+			   "'%s' needs a string: %s(\"...\")", c->name, c->name);
+		return -1;
+	}
+	*v = c->arg->str;
+	return 0;
+}
+
+static int extra_components(struct probe_point *pp, int from)
+{
+	struct pp_component *c = component(pp, from);
+	if (!c)
+		return 0;
+	diag_error(&pp->loc, "unexpected '.%s' in probe point %s", c->name,
+		   probe_point_str(pp));
+	return -1;
+}
+
+/* begin, begin(N), end, end(N) */
+static int match_begin_end(struct session *s, struct probe *p,
+			   struct probe_point *pp)
+{
+	struct pp_component *c = component(pp, 0);
+	struct derived_probe *d;
+	int64_t order = 0;
+	if (num_arg(c, pp, &order, 0) < 0 || extra_components(pp, 1) < 0)
+		return -1;
+	d = new_derived(s, is(c, "begin") ? DP_BEGIN : DP_END, p, pp);
+	d->order = order;
+	return 0;
+}
+
+/* timer.s(N) .sec(N) .ms(N) .msec(N) .us(N) .usec(N) .ns(N) .nsec(N)
+ * .jiffies(N) .hz(N) */
+static int match_timer(struct session *s, struct probe *p,
+		       struct probe_point *pp)
+{
+	static const struct { const char *name, *unit; } units[] = {
+		{ "s", "1000000000ULL" }, { "sec", "1000000000ULL" },
+		{ "ms", "1000000ULL" }, { "msec", "1000000ULL" },
+		{ "us", "1000ULL" }, { "usec", "1000ULL" },
+		{ "ns", "1ULL" }, { "nsec", "1ULL" },
+		{ "jiffies", "(1000000000ULL / HZ)" },
+	};
+	struct pp_component *c = component(pp, 1);
+	struct derived_probe *d;
+	int64_t n;
+	size_t i;
+	if (!c) {
+		diag_error(&pp->loc, "'timer' needs a period: timer.ms(N), "
+			   "timer.s(N), timer.hz(N), ...");
+		return -1;
+	}
+	if (num_arg(c, pp, &n, 1) < 0 || extra_components(pp, 2) < 0)
+		return -1;
+	if (n <= 0) {
+		diag_error(&c->arg->loc, "the timer period must be positive");
+		return -1;
+	}
+	if (is(c, "hz")) {
+		if (n > 1000000000) {
+			diag_error(&c->arg->loc, "timer.hz(N): N is at most 1e9");
+			return -1;
+		}
+		d = new_derived(s, DP_TIMER, p, pp);
+		d->period_ns = xasprintf("(1000000000ULL / %lldULL)", (long long)n);
+		return 0;
+	}
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (is(c, units[i].name)) {
+			if (!strcmp(units[i].name, "ns") && n < 100000) {
+				diag_error(&c->arg->loc, "timer.ns(N): the "
+					   "period must be at least 100000 ns");
+				return -1;
+			}
+			d = new_derived(s, DP_TIMER, p, pp);
+			d->period_ns = xasprintf("(%lldULL * %s)", (long long)n,
+						 units[i].unit);
+			return 0;
+		}
+	diag_error(&pp->loc, "unknown timer unit '%s' (use s, ms, us, ns, "
+		   "jiffies or hz)", c->name);
+	return -1;
+}
+
+/* kprobe.function("SYM")[.return][.maxactive(N)]
+ * kprobe.module("MOD").function("SYM")[.return][.maxactive(N)] */
+static int match_kprobe(struct session *s, struct probe *p,
+			struct probe_point *pp)
+{
+	struct pp_component *c = component(pp, 1);
+	const char *mod = NULL, *sym;
+	struct derived_probe *d;
+	int i = 1, is_return = 0;
+	int64_t maxactive = 0;
+	if (is(c, "module")) {
+		if (str_arg(c, pp, &mod) < 0)
+			return -1;
+		c = component(pp, ++i);
+	}
+	if (!is(c, "function")) {
+		diag_error(&pp->loc, "expected kprobe.function(\"SYMBOL\") or "
+			   "kprobe.module(\"MOD\").function(\"SYMBOL\")");
+		return -1;
+	}
+	if (str_arg(c, pp, &sym) < 0)
+		return -1;
+	if (strpbrk(sym, "*?[")) {
+		diag_error(&c->arg->loc, "kprobe.function does not take "
+			   "wildcards; name one symbol");
+		return -1;
+	}
+	for (c = component(pp, ++i); c; c = component(pp, ++i)) {
+		if (is(c, "return") && !c->arg)
+			is_return = 1;
+		else if (is(c, "maxactive") && is_return) {
+			if (num_arg(c, pp, &maxactive, 1) < 0)
+				return -1;
+		} else {
+			diag_error(&pp->loc, "unexpected '.%s' in %s (expected "
+				   ".return or .return.maxactive(N))", c->name,
+				   probe_point_str(pp));
+			return -1;
+		}
+	}
+	d = new_derived(s, DP_KPROBE, p, pp);
+	d->symbol = mod ? xasprintf("%s:%s", mod, sym) : xstrdup(sym);
+	d->is_return = is_return;
+	d->maxactive = maxactive;
+	return 0;
+}
+
+struct family {
+	const char *name;
+	int (*match)(struct session *, struct probe *, struct probe_point *);
+};
+
+static const struct family families[] = {
+	{ "begin", match_begin_end },
+	{ "end", match_begin_end },
+	{ "timer", match_timer },
+	{ "kprobe", match_kprobe },
+};
+
+/* edit_distance - Levenshtein distance, for "did you mean" suggestions */
+static int edit_distance(const char *a, const char *b)
+{
+	int la = strlen(a), lb = strlen(b), i, j;
+	int *row = xcalloc(lb + 1, sizeof(int)), d;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		int prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			int cur = row[j];
+			int sub = prev + (a[i - 1] != b[j - 1]);
+			int del = row[j] + 1, ins = row[j - 1] + 1;
+			row[j] = sub < del ? (sub < ins ? sub : ins) :
+				(del < ins ? del : ins);
+			prev = cur;
+		}
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}
+
+int derive_point(struct session *s, struct probe *p, struct probe_point *pp)
+{
+	struct pp_component *c = component(pp, 0);
+	struct strbuf similar = {0};
+	size_t i;
+	int rc;
+	if (!c)
+		return -1;
+	for (i = 0; i < sizeof(families) / sizeof(families[0]); i++)
+		if (is(c, families[i].name)) {
+			rc = families[i].match(s, p, pp);
+			if (rc < 0 && pp->optional)
+				return 0;
+			return rc;
+		}
+	if (pp->optional)
+		return 0;
+	for (i = 0; i < sizeof(families) / sizeof(families[0]); i++)
+		if (edit_distance(c->name, families[i].name) <= 2 ||
+		    strstr(families[i].name, c->name) ||
+		    strstr(c->name, families[i].name))
+			strbuf_printf(&similar, "%s%s", similar.len ? ", " : "",
+				      families[i].name);
+	diag_error(&pp->loc, "unknown probe point family '%s'%s%s", c->name,
+		   similar.len ? "; similar: " : "", strbuf_str(&similar));
+	free(similar.s);
+	return -1;
+}

@@ -1,0 +1,538 @@
+/* gen_body.c - pass 3: C for statements and expressions.
+ *
+ * gen_expr emits whatever statements an expression needs (calls, string
+ * building, fallible arithmetic) into g->out and returns a C expression
+ * for its value that stays valid until the enclosing statement ends.
+ */
+#include "codegen_int.h"
+#include "printf_fmt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static char *gen_expr(struct gen *g, struct expr *e);
+
+/* new_temp - a fresh frame temporary of type @t; returns its C lvalue. */
+static char *new_temp(struct gen *g, enum stp_type t)
+{
+	char *name = xasprintf("t%d", g->ntemps++);
+	char *decl = c_type_decl(t == TYPE_STRING ? TYPE_STRING : TYPE_LONG,
+				 name);
+	strbuf_printf(&g->frame, "\t%s;\n", decl);
+	free(decl);
+	free(name);
+	return xasprintf("f->t%d", g->ntemps - 1);
+}
+
+static char *new_label(struct gen *g, const char *what)
+{
+	return xasprintf("%s_%d", what, g->nlabels++);
+}
+
+static void check_error(struct gen *g)
+{
+	emit(g, "if (unlikely(c->error)) goto %s;", g->err_label);
+}
+
+static void unsupported(struct gen *g, const struct source_loc *loc,
+			const char *what)
+{
+	diag_error(loc, "%s is not supported yet", what);
+	g->failed = 1;
+}
+
+static char *gen_lvalue(struct gen *g, struct expr *e)
+{
+	if (e->kind == E_SYM && e->sym)
+		return var_ref(g, e->sym);
+	unsupported(g, &e->loc, e->kind == E_INDEX ? "assigning to an array "
+		    "element" : "assigning to this kind of expression");
+	return xstrdup("f->unused");
+}
+
+/* gen_format - generate a print/sprintf call: @kfmt_out receives the kernel
+ * format, @argv the C arguments (appended with leading ", "). */
+static void gen_printf_args(struct gen *g, struct expr *e, int first,
+			    struct strbuf *kfmt, struct strbuf *argv)
+{
+	struct expr *f = e->args.items[first];
+	struct fmt_arg fa[64];
+	int n = 0, i;
+	char *k = printf_to_kernel(f->str, f->str_len, fa, 64, &n);
+	strbuf_add(kfmt, k);
+	free(k);
+	for (i = 0; i < n && first + 1 + i < e->args.n; i++) {
+		char *v = gen_expr(g, e->args.items[first + 1 + i]);
+		if (fa[i].conv == '*' || fa[i].conv == 'c')
+			strbuf_printf(argv, ", (int)(%s)", v);
+		else if (fa[i].type == TYPE_STRING)
+			strbuf_printf(argv, ", %s", v);
+		else
+			strbuf_printf(argv, ", (long long)(%s)", v);
+		free(v);
+	}
+}
+
+/* gen_concat_args - kernel format and arguments printing each value of
+ * e->args from @first in turn, with @delim (a C string expression, or
+ * NULL) between them. */
+static void gen_value_list(struct gen *g, struct expr *e, int first,
+			   const char *delim, struct strbuf *kfmt,
+			   struct strbuf *argv)
+{
+	int i;
+	for (i = first; i < e->args.n; i++) {
+		struct expr *a = e->args.items[i];
+		char *v = gen_expr(g, a);
+		if (delim && i > first) {
+			strbuf_add(kfmt, "%s");
+			strbuf_printf(argv, ", %s", delim);
+		}
+		if (a->type == TYPE_STRING) {
+			strbuf_add(kfmt, "%s");
+			strbuf_printf(argv, ", %s", v);
+		} else {
+			strbuf_add(kfmt, "%lld");
+			strbuf_printf(argv, ", (long long)(%s)", v);
+		}
+		free(v);
+	}
+}
+
+static char *gen_print(struct gen *g, struct expr *e)
+{
+	const char *n = e->name;
+	int to_str = n[0] == 's';
+	const char *base = to_str ? n + 1 : n;
+	struct strbuf kfmt = {0}, argv = {0};
+	char *res, *q;
+	if (!strcmp(base, "printf")) {
+		gen_printf_args(g, e, 0, &kfmt, &argv);
+	} else if (!strncmp(base, "printd", 6)) {
+		char *d = gen_expr(g, e->args.items[0]);
+		char *dt = new_temp(g, TYPE_STRING);
+		/* the delimiter is evaluated once, before the values */
+		emit(g, "stp_strcpy(%s, %s);", dt, d);
+		gen_value_list(g, e, 1, dt, &kfmt, &argv);
+		free(d);
+		free(dt);
+	} else {
+		gen_value_list(g, e, 0, NULL, &kfmt, &argv);
+	}
+	if (strstr(base, "ln"))
+		strbuf_add(&kfmt, "\n");
+	q = c_quote(strbuf_str(&kfmt), kfmt.len);
+	if (to_str) {
+		res = new_temp(g, TYPE_STRING);
+		emit(g, "stp_sprintf(%s, %s%s);", res, q, strbuf_str(&argv));
+	} else {
+		if (argv.len == 0 && !strchr(strbuf_str(&kfmt), '%'))
+			emit(g, "stp_print(c, %s, %zu);", q, kfmt.len);
+		else
+			emit(g, "stp_printf(c, %s%s);", q, strbuf_str(&argv));
+		res = xstrdup("0");
+	}
+	free(q);
+	free(kfmt.s);
+	free(argv.s);
+	return res;
+}
+
+static char *gen_call(struct gen *g, struct expr *e)
+{
+	struct functiondecl *fn = e->func;
+	struct strbuf argv = {0};
+	char *cn = fn_cname(fn), *res;
+	int i;
+	for (i = 0; i < e->args.n; i++) {
+		char *v = gen_expr(g, e->args.items[i]);
+		strbuf_printf(&argv, ", %s", v);
+		free(v);
+	}
+	res = new_temp(g, fn->ret);
+	if (fn->ret == TYPE_STRING)
+		emit(g, "%s(c, %s%s);", cn, res, strbuf_str(&argv));
+	else
+		emit(g, "%s = %s(c%s);", res, cn, strbuf_str(&argv));
+	check_error(g);
+	free(cn);
+	free(argv.s);
+	return res;
+}
+
+static const char *c_binop(enum stp_op op)
+{
+	switch (op) {
+	case OP_ADD: return "+";
+	case OP_SUB: return "-";
+	case OP_MUL: return "*";
+	case OP_BAND: return "&";
+	case OP_BOR: return "|";
+	case OP_BXOR: return "^";
+	case OP_EQ: return "==";
+	case OP_NE: return "!=";
+	case OP_LT: return "<";
+	case OP_LE: return "<=";
+	case OP_GT: return ">";
+	case OP_GE: return ">=";
+	default: return NULL;
+	}
+}
+
+/* gen_arith - the C expression for long @a OP long @b; fallible operators
+ * are evaluated into a temporary with an error check. */
+static char *gen_arith(struct gen *g, enum stp_op op, const char *a,
+		       const char *b, const struct source_loc *loc)
+{
+	char *t, *l;
+	switch (op) {
+	case OP_DIV:
+	case OP_MOD:
+		t = new_temp(g, TYPE_LONG);
+		l = loc_literal(loc);
+		emit(g, "%s = stp_%s(c, %s, %s, %s);", t,
+		     op == OP_DIV ? "div" : "mod", a, b, l);
+		check_error(g);
+		free(l);
+		return t;
+	case OP_SHL:
+		return xasprintf("((s64)((u64)(%s) << ((%s) & 63)))", a, b);
+	case OP_SHR:
+		return xasprintf("((s64)(%s) >> ((%s) & 63))", a, b);
+	default:
+		/* wrap-around arithmetic, as the kernel builds with
+		 * -fno-strict-overflow */
+		if (op == OP_ADD || op == OP_SUB || op == OP_MUL)
+			return xasprintf("((s64)((u64)(%s) %s (u64)(%s)))", a,
+					 c_binop(op), b);
+		return xasprintf("((s64)((%s) %s (%s)))", a, c_binop(op), b);
+	}
+}
+
+static char *gen_logical(struct gen *g, struct expr *e)
+{
+	char *t = new_temp(g, TYPE_LONG), *a, *b;
+	a = gen_expr(g, e->a);
+	emit(g, "%s = !!(%s);", t, a);
+	emit(g, "if (%s%s) {", e->op == OP_LAND ? "" : "!", t);
+	g->indent++;
+	b = gen_expr(g, e->b);
+	emit(g, "%s = !!(%s);", t, b);
+	g->indent--;
+	emit(g, "}");
+	free(a);
+	free(b);
+	return t;
+}
+
+static char *gen_ternary(struct gen *g, struct expr *e)
+{
+	char *t = new_temp(g, e->type), *cond, *v;
+	cond = gen_expr(g, e->a);
+	emit(g, "if (%s) {", cond);
+	g->indent++;
+	v = gen_expr(g, e->b);
+	if (e->type == TYPE_STRING)
+		emit(g, "stp_strcpy(%s, %s);", t, v);
+	else
+		emit(g, "%s = %s;", t, v);
+	free(v);
+	g->indent--;
+	emit(g, "} else {");
+	g->indent++;
+	v = gen_expr(g, e->c);
+	if (e->type == TYPE_STRING)
+		emit(g, "stp_strcpy(%s, %s);", t, v);
+	else
+		emit(g, "%s = %s;", t, v);
+	free(v);
+	g->indent--;
+	emit(g, "}");
+	free(cond);
+	return t;
+}
+
+static char *gen_binary(struct gen *g, struct expr *e)
+{
+	char *a, *b, *r;
+	if (e->op == OP_LAND || e->op == OP_LOR)
+		return gen_logical(g, e);
+	a = gen_expr(g, e->a);
+	b = gen_expr(g, e->b);
+	if (e->op == OP_CONCAT) {
+		r = new_temp(g, TYPE_STRING);
+		emit(g, "stp_strcpy(%s, %s);", r, a);
+		emit(g, "stp_strcat(%s, %s);", r, b);
+	} else if (e->op == OP_MATCH || e->op == OP_NMATCH) {
+		unsupported(g, &e->loc, "regular expression matching");
+		r = xstrdup("0");
+	} else if (c_binop(e->op) && e->op >= OP_EQ && e->a->type == TYPE_STRING) {
+		r = xasprintf("((s64)(strcmp(%s, %s) %s 0))", a, b,
+			      c_binop(e->op));
+	} else {
+		r = gen_arith(g, e->op, a, b, &e->loc);
+	}
+	free(a);
+	free(b);
+	return r;
+}
+
+static char *gen_assign(struct gen *g, struct expr *e)
+{
+	char *l, *b, *v;
+	b = gen_expr(g, e->b);
+	l = gen_lvalue(g, e->a);
+	if (e->a->type == TYPE_STRING) {
+		if (strcmp(l, b) != 0)
+			emit(g, "%s(%s, %s);", e->op == OP_CONCAT ?
+			     "stp_strcat" : "stp_strcpy", l, b);
+		free(b);
+		return l;
+	}
+	if (e->op == OP_NONE) {
+		emit(g, "%s = %s;", l, b);
+	} else {
+		v = gen_arith(g, e->op, l, b, &e->loc);
+		emit(g, "%s = %s;", l, v);
+		free(v);
+	}
+	free(b);
+	return l;
+}
+
+static char *gen_expr(struct gen *g, struct expr *e)
+{
+	char *a, *r;
+	switch (e->kind) {
+	case E_NUM:
+		if (e->num == INT64_MIN)
+			return xstrdup("((s64)(-9223372036854775807LL - 1))");
+		return xasprintf("((s64)%lldLL)", (long long)e->num);
+	case E_STR:
+		return c_quote(e->str, e->str_len);
+	case E_SYM:
+		return var_ref(g, e->sym);
+	case E_BINARY:
+		return gen_binary(g, e);
+	case E_UNARY:
+		a = gen_expr(g, e->a);
+		switch (e->op) {
+		case OP_NEG: r = xasprintf("((s64)(0 - (u64)(%s)))", a); break;
+		case OP_NOT: r = xasprintf("((s64)!(%s))", a); break;
+		case OP_BNOT: r = xasprintf("((s64)~(%s))", a); break;
+		default: r = xasprintf("(%s)", a); break;
+		}
+		free(a);
+		return r;
+	case E_INCDEC: {
+		char *l = gen_lvalue(g, e->a), *t = new_temp(g, TYPE_LONG);
+		int inc = e->op == OP_PREINC || e->op == OP_POSTINC;
+		int pre = e->op == OP_PREINC || e->op == OP_PREDEC;
+		if (!pre)
+			emit(g, "%s = %s;", t, l);
+		emit(g, "%s = (s64)((u64)%s %s 1);", l, l, inc ? "+" : "-");
+		if (pre)
+			emit(g, "%s = %s;", t, l);
+		free(l);
+		return t;
+	}
+	case E_ASSIGN:
+		return gen_assign(g, e);
+	case E_TERNARY:
+		return gen_ternary(g, e);
+	case E_CALL:
+		return gen_call(g, e);
+	case E_PRINT:
+		return gen_print(g, e);
+	case E_INDEX:
+	case E_IN:
+		unsupported(g, &e->loc, "arrays");
+		return xstrdup("0");
+	case E_STATOP:
+	case E_HIST:
+	case E_STATS_ADD:
+		unsupported(g, &e->loc, "statistics");
+		return xstrdup("0");
+	default:
+		unsupported(g, &e->loc, "this expression");
+		return xstrdup("0");
+	}
+}
+
+/* ---- statements --------------------------------------------------- */
+
+static void gen_loop(struct gen *g, struct stmt *st)
+{
+	char *brk = new_label(g, "brk"), *cont = new_label(g, "cont");
+	const char *obrk = g->brk_label, *ocont = g->cont_label;
+	char *v;
+	if (st->init) {
+		v = gen_expr(g, st->init);
+		emit(g, "(void)(%s);", v);
+		free(v);
+	}
+	emit(g, "for (;;) {");
+	g->indent++;
+	if (st->e) {
+		v = gen_expr(g, st->e);
+		emit(g, "if (!(%s)) break;", v);
+		free(v);
+	}
+	g->brk_label = brk;
+	g->cont_label = cont;
+	gen_stmt(g, st->body);
+	g->brk_label = obrk;
+	g->cont_label = ocont;
+	g->indent--;
+	emit(g, "%s: ;", cont);
+	g->indent++;
+	if (st->step) {
+		v = gen_expr(g, st->step);
+		emit(g, "(void)(%s);", v);
+		free(v);
+	}
+	g->indent--;
+	emit(g, "}");
+	emit(g, "%s: ;", brk);
+	free(brk);
+	free(cont);
+}
+
+static void gen_return(struct gen *g, struct stmt *st)
+{
+	char *v;
+	if (!g->func) {
+		diag_error(&st->loc, "'return' outside a function");
+		g->failed = 1;
+		return;
+	}
+	if (st->e) {
+		v = gen_expr(g, st->e);
+		if (g->func->ret == TYPE_STRING)
+			emit(g, "stp_strcpy(ret, %s);", v);
+		else
+			emit(g, "ret = %s;", v);
+		free(v);
+	}
+	emit(g, "goto out;");
+}
+
+static void gen_try(struct gen *g, struct stmt *st)
+{
+	char *catch = new_label(g, "catch"), *end = new_label(g, "endtry");
+	const char *oerr = g->err_label;
+	g->err_label = catch;
+	emit(g, "{");
+	g->indent++;
+	gen_stmt(g, st->body);
+	g->indent--;
+	emit(g, "}");
+	g->err_label = oerr;
+	emit(g, "goto %s;", end);
+	emit(g, "%s:", catch);
+	if (st->catch_sym) {
+		char *cv = var_ref(g, st->catch_sym);
+		emit(g, "stp_strcpy(%s, c->error ? c->error : \"\");", cv);
+		free(cv);
+	}
+	emit(g, "c->error = NULL;");
+	emit(g, "{");
+	g->indent++;
+	gen_stmt(g, st->els);
+	g->indent--;
+	emit(g, "}");
+	emit(g, "%s: ;", end);
+	free(catch);
+	free(end);
+}
+
+void gen_stmt(struct gen *g, struct stmt *st)
+{
+	char *v, *l;
+	int i;
+	if (!st)
+		return;
+	if (st->kind != S_BLOCK && st->kind != S_NULL) {
+		l = loc_literal(&st->loc);
+		emit(g, "if (unlikely(stp_action(c, 1, %s))) goto %s;", l,
+		     g->err_label);
+		free(l);
+	}
+	switch (st->kind) {
+	case S_BLOCK:
+		emit(g, "{");
+		g->indent++;
+		for (i = 0; i < st->stmts.n; i++)
+			gen_stmt(g, st->stmts.items[i]);
+		g->indent--;
+		emit(g, "}");
+		break;
+	case S_EXPR:
+		v = gen_expr(g, st->e);
+		if (st->e->kind != E_ASSIGN && st->e->kind != E_PRINT &&
+		    st->e->kind != E_CALL && st->e->kind != E_INCDEC)
+			emit(g, "(void)(%s);", v);
+		free(v);
+		break;
+	case S_IF:
+		v = gen_expr(g, st->e);
+		emit(g, "if (%s) {", v);
+		free(v);
+		g->indent++;
+		gen_stmt(g, st->body);
+		g->indent--;
+		if (st->els) {
+			emit(g, "} else {");
+			g->indent++;
+			gen_stmt(g, st->els);
+			g->indent--;
+		}
+		emit(g, "}");
+		break;
+	case S_WHILE:
+	case S_FOR:
+		gen_loop(g, st);
+		break;
+	case S_BREAK:
+	case S_CONTINUE:
+		if (!g->brk_label) {
+			diag_error(&st->loc, "'%s' outside a loop",
+				   st->kind == S_BREAK ? "break" : "continue");
+			g->failed = 1;
+			break;
+		}
+		emit(g, "goto %s;", st->kind == S_BREAK ? g->brk_label :
+		     g->cont_label);
+		break;
+	case S_NEXT:
+		if (g->func) {
+			unsupported(g, &st->loc, "'next' inside a function");
+			break;
+		}
+		emit(g, "goto out;");
+		break;
+	case S_RETURN:
+		gen_return(g, st);
+		break;
+	case S_DELETE:
+		if (st->e->kind == E_SYM && st->e->sym) {
+			v = var_ref(g, st->e->sym);
+			if (st->e->sym->type == TYPE_STRING)
+				emit(g, "%s[0] = '\\0';", v);
+			else
+				emit(g, "%s = 0;", v);
+			free(v);
+		} else {
+			unsupported(g, &st->loc, "deleting array elements");
+		}
+		break;
+	case S_TRY:
+		gen_try(g, st);
+		break;
+	case S_FOREACH:
+		unsupported(g, &st->loc, "foreach");
+		break;
+	case S_NULL:
+		break;
+	}
+}

@@ -1,0 +1,419 @@
+/* main.c - the stap driver: options, then passes 1 to 5.
+ *
+ *   pass 1  parse the script and the tapset library      (parse.c, tapsets.c)
+ *   pass 2  elaborate: resolve probes, symbols, types    (elaborate.c)
+ *   pass 3  translate to C                               (codegen.c)
+ *   pass 4  build the module with kbuild                 (kbuild.c)
+ *   pass 5  run it with staprun                          (staprun/)
+ */
+#include "codegen.h"
+#include "elaborate.h"
+#include "kbuild.h"
+#include "parse.h"
+#include "pprint.h"
+#include "session.h"
+#include "tapsets.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef PKGDATADIR
+#define PKGDATADIR "/usr/local/share/systemtap"
+#endif
+#ifndef BINDIR
+#define BINDIR "/usr/local/bin"
+#endif
+#define STAP_VERSION "0.1"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: stap [options] FILE [ARGS...]        run a script file\n"
+"   or: stap [options] -e SCRIPT [ARGS...]   run a script given inline\n"
+"Options:\n"
+"  -p NUM      stop after pass NUM (1 parse, 2 elaborate, 3 translate,\n"
+"              4 build the module, 5 run it; default 5)\n"
+"  -v          more verbose: pass timings (repeat for more)\n"
+"  -k          keep the temporary directory\n"
+"  -e SCRIPT   the script text\n"
+"  -m NAME     module name (-p4 leaves NAME.ko in the current directory)\n"
+"  -r KVER|DIR build for kernel release KVER or the kernel build tree DIR\n"
+"  -o FILE     send the script's output to FILE\n"
+"  -I DIR      look for tapsets in DIR too\n"
+"  -D NAME=VAL define a C macro for the module (MAXACTION=..., ...)\n"
+"  -g          guru mode\n"
+"  -c CMD      run CMD, end the run when it exits (passed to staprun)\n"
+"  -x PID      target() is PID (passed to staprun)\n"
+"  -s NUM      output buffer size in MB (passed to staprun)\n"
+"  -b          bulk (per-CPU) output (passed to staprun)\n"
+"  -V          print the version\n"
+"  -h          this help\n");
+}
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static char *read_all(FILE *f)
+{
+	struct strbuf b = {0};
+	char buf[65536];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_addn(&b, buf, n);
+	return strbuf_detach(&b);
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag,
+		    struct FTW *ftw)
+{
+	(void)st; (void)flag; (void)ftw;
+	return remove(path);
+}
+
+static int valid_module_name(const char *n)
+{
+	const char *p;
+	if (!*n || strlen(n) > 55)
+		return 0;
+	for (p = n; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_'))
+			return 0;
+	return 1;
+}
+
+/* default_module_name - stap_<script hash>_<pid>: unique to this run. */
+static char *default_module_name(const char *text)
+{
+	uint64_t h = 1469598103934665603ULL;   /* FNV-1a */
+	const unsigned char *p;
+	for (p = (const unsigned char *)text; *p; p++)
+		h = (h ^ *p) * 1099511628211ULL;
+	return xasprintf("stap_%012llx_%d",
+			 (unsigned long long)(h & 0xffffffffffffULL), (int)getpid());
+}
+
+static char *path_env(const char *var, const char *dflt)
+{
+	const char *v = getenv(var);
+	return xstrdup(v && *v ? v : dflt);
+}
+
+/* run_staprun - pass 5: run staprun on @ko and return its exit status.
+ * stap ignores SIGINT (the terminal sends it to staprun and stapio too,
+ * which end the run cleanly) and forwards SIGTERM/SIGHUP. */
+static pid_t child;
+static void forward(int sig)
+{
+	if (child > 0)
+		kill(child, sig);
+}
+
+static int run_staprun(struct session *s, const char *ko)
+{
+	char *staprun = path_env("SYSTEMTAP_STAPRUN", BINDIR "/staprun");
+	struct vec argv = {0};
+	struct sigaction sa = { .sa_handler = forward };
+	int i, st;
+	vec_push(&argv, staprun);
+	for (i = 0; i < stp_verbose && i < 3; i++)
+		vec_push(&argv, "-v");
+	for (i = 0; i < s->staprun_opts.n; i++)
+		vec_push(&argv, s->staprun_opts.items[i]);
+	vec_push(&argv, (char *)ko);
+	vec_push(&argv, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGINT, SIG_IGN);
+	child = fork();
+	if (child < 0) {
+		fprintf(stderr, "stap: cannot fork: %s\n", strerror(errno));
+		return 1;
+	}
+	if (child == 0) {
+		signal(SIGINT, SIG_DFL);
+		execv(staprun, (char **)argv.items);
+		fprintf(stderr, "stap: cannot run %s: %s\n", staprun,
+			strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(child, &st, 0) < 0)
+		if (errno != EINTR)
+			return 1;
+	signal(SIGINT, SIG_DFL);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return WEXITSTATUS(st);
+}
+
+static void add_opt(struct session *s, const char *opt, const char *arg)
+{
+	vec_push(&s->staprun_opts, xstrdup(opt));
+	if (arg)
+		vec_push(&s->staprun_opts, xstrdup(arg));
+}
+
+static int parse_options(struct session *s, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+	s->last_pass = 5;
+	while ((c = getopt_long(argc, argv, "+hVvkgbwup:e:m:r:o:I:D:R:c:x:s:G:S:T:F",
+				longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h': usage(stdout); exit(0);
+		case 'V':
+			printf("stap %s, a SystemTap-compatible translator\n",
+			       STAP_VERSION);
+			exit(0);
+		case 'v': stp_verbose++; break;
+		case 'k': s->keep_tmpdir = 1; break;
+		case 'g': s->guru = 1; break;
+		case 'w': case 'u': break;
+		case 'p':
+			s->last_pass = atoi(optarg);
+			if (s->last_pass < 1 || s->last_pass > 5) {
+				fprintf(stderr, "stap: -p takes 1 to 5\n");
+				return -1;
+			}
+			break;
+		case 'e':
+			s->script_text = optarg;
+			s->script_file = "<input>";
+			break;
+		case 'm':
+			if (!valid_module_name(optarg)) {
+				fprintf(stderr, "stap: invalid module name '%s': "
+					"use letters, digits and '_', at most 55\n",
+					optarg);
+				return -1;
+			}
+			s->module_name = optarg;
+			s->module_name_given = 1;
+			break;
+		case 'r': s->kernel_release = optarg; break;
+		case 'o': s->output_file = optarg; add_opt(s, "-o", optarg); break;
+		case 'I': vec_push(&s->include_dirs, optarg); break;
+		case 'D': vec_push(&s->defines, optarg); break;
+		case 'R': s->runtime_dir = optarg; break;
+		case 'c': add_opt(s, "-c", optarg); break;
+		case 'x': add_opt(s, "-x", optarg); break;
+		case 's': add_opt(s, "-s", optarg); break;
+		case 'b': add_opt(s, "-b", NULL); break;
+		case 'S': add_opt(s, "-S", optarg); break;
+		case 'T': add_opt(s, "-T", optarg); break;
+		case 'F': add_opt(s, "-F", NULL); break;
+		case 'G': vec_push(&s->staprun_opts, xstrdup(optarg)); break;
+		default:
+			fprintf(stderr, "Try 'stap --help' for the options.\n");
+			return -1;
+		}
+	}
+	if (!s->script_text) {
+		FILE *f;
+		if (optind >= argc) {
+			fprintf(stderr, "stap: no script given (a FILE, or -e "
+				"SCRIPT)\n");
+			usage(stderr);
+			return -1;
+		}
+		s->script_file = argv[optind++];
+		f = strcmp(s->script_file, "-") ? fopen(s->script_file, "r") : stdin;
+		if (!f) {
+			fprintf(stderr, "stap: cannot open script %s: %s\n",
+				s->script_file, strerror(errno));
+			return -1;
+		}
+		s->script_text = read_all(f);
+		if (f != stdin)
+			fclose(f);
+	}
+	s->nargs = argc - optind;
+	s->args = argv + optind;
+	return 0;
+}
+
+static void setup_paths(struct session *s)
+{
+	struct utsname u;
+	if (!s->kernel_release) {
+		uname(&u);
+		s->kernel_release = xstrdup(u.release);
+	}
+	s->kernel_build = kbuild_dir_for(s->kernel_release);
+	if (strchr(s->kernel_release, '/')) {
+		char *rel = kbuild_release_of(s->kernel_build);
+		if (rel)
+			s->kernel_release = rel;
+	}
+	if (!s->runtime_dir)
+		s->runtime_dir = path_env("SYSTEMTAP_RUNTIME", PKGDATADIR "/runtime");
+	s->tapset_dir = path_env("SYSTEMTAP_TAPSET", PKGDATADIR "/tapset");
+	if (!s->module_name)
+		s->module_name = default_module_name(s->script_text);
+}
+
+static void print_out(const struct strbuf *b)
+{
+	fwrite(strbuf_str(b), 1, b->len, stdout);
+	fflush(stdout);
+}
+
+/* copy_file - copy @src to @dst; 0 or -1 with a message. */
+static int copy_file(const char *src, const char *dst)
+{
+	FILE *in = fopen(src, "rb"), *out = in ? fopen(dst, "wb") : NULL;
+	char buf[65536];
+	size_t n;
+	int rc = 0;
+	if (!in || !out) {
+		fprintf(stderr, "stap: cannot copy %s to %s: %s\n", src, dst,
+			strerror(errno));
+		if (in)
+			fclose(in);
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			rc = -1;
+	fclose(in);
+	if (fclose(out) != 0 || rc) {
+		fprintf(stderr, "stap: cannot write %s\n", dst);
+		return -1;
+	}
+	return 0;
+}
+
+static int run_passes(struct session *s)
+{
+	struct strbuf out = {0};
+	struct pp_config cfg = {0};
+	double t = now_ms();
+	char *ko = NULL;
+	int rc;
+
+	/* pass 1 */
+	cfg.kernel_release = s->kernel_release;
+	cfg.guru_mode = s->guru;
+	parse_set_config(&cfg);
+	parse_set_args(s->nargs, s->args);
+	s->user = parse_script(s->script_file, s->script_text, 0);
+	if (!s->user)
+		return 1;
+	if (s->last_pass == 1) {
+		pprint_file(&out, s->user);
+		print_out(&out);
+		return 0;
+	}
+	if (load_tapsets(s) < 0)
+		return 1;
+	if (stp_verbose)
+		fprintf(stderr, "Pass 1: parsed user script and %d library "
+			"scripts in %.0f ms.\n", s->library.n, now_ms() - t);
+
+	/* pass 2 */
+	t = now_ms();
+	if (elaborate(s) < 0) {
+		fprintf(stderr, "Pass 2: analysis failed.  [man error::pass2]\n");
+		return 1;
+	}
+	if (stp_verbose)
+		fprintf(stderr, "Pass 2: analyzed script: %d probes, %d "
+			"functions, %d globals in %.0f ms.\n", s->derived.n,
+			s->functions.n, s->globals.n, now_ms() - t);
+	if (s->last_pass == 2) {
+		pprint_resolved(&out, s);
+		print_out(&out);
+		return 0;
+	}
+
+	/* pass 3 */
+	t = now_ms();
+	if (codegen(s, &out) < 0) {
+		fprintf(stderr, "Pass 3: translation failed.\n");
+		return 1;
+	}
+	if (stp_verbose)
+		fprintf(stderr, "Pass 3: translated to C in %.0f ms.\n",
+			now_ms() - t);
+	if (s->last_pass == 3) {
+		print_out(&out);
+		return 0;
+	}
+
+	/* pass 4 */
+	t = now_ms();
+	rc = kbuild_module(s, strbuf_str(&out), &ko);
+	free(out.s);
+	if (rc < 0)
+		return 1;
+	if (stp_verbose)
+		fprintf(stderr, "Pass 4: compiled C into \"%s.ko\" in %.0f ms.\n",
+			s->module_name, now_ms() - t);
+	if (s->last_pass == 4) {
+		char *dst = xasprintf("%s.ko", s->module_name);
+		if (copy_file(ko, dst) < 0)
+			return 1;
+		printf("%s\n", dst);
+		fflush(stdout);
+		return 0;
+	}
+
+	/* pass 5 */
+	t = now_ms();
+	if (stp_verbose)
+		fprintf(stderr, "Pass 5: starting run.\n");
+	rc = run_staprun(s, ko);
+	if (stp_verbose)
+		fprintf(stderr, "Pass 5: run completed in %.0f ms.\n",
+			now_ms() - t);
+	if (rc != 0)
+		fprintf(stderr, "Pass 5: run failed.\n");
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct session s = {0};
+	int rc;
+	if (parse_options(&s, argc, argv) < 0)
+		return 1;
+	setup_paths(&s);
+	if (s.last_pass >= 3) {
+		const char *td = getenv("TMPDIR");
+		char *t = xasprintf("%s/stapXXXXXX", td && *td ? td : "/tmp");
+		if (!mkdtemp(t)) {
+			fprintf(stderr, "stap: cannot create a temporary "
+				"directory: %s\n", strerror(errno));
+			return 1;
+		}
+		s.tmpdir = t;
+	}
+	rc = run_passes(&s);
+	if (s.tmpdir) {
+		if (s.keep_tmpdir)
+			fprintf(stderr, "Keeping temporary directory \"%s\"\n",
+				s.tmpdir);
+		else
+			nftw(s.tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	}
+	return rc;
+}

@@ -1,0 +1,1098 @@
+/* parse.c - pass 1: a recursive-descent parser for the SystemTap
+ * language, building the tree of ast.h from the tokens of lexer.c after
+ * preprocessing (preproc.c).
+ *
+ * Expression precedence, lowest first (as SystemTap's):
+ *   = op= <<<  (right)   ?:   ||   &&   |   ^   &   in
+ *   < <= > >= == != =~ !~   << >>   .   + -   * / %
+ *   unary - + ! ~ & ++ --   postfix ++ --, [ ], ->
+ * The first syntax error stops the parse.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lexer.h"
+#include "parse.h"
+#include "preproc.h"
+
+static int script_argc;
+static char **script_argv;
+
+static struct pp_config config;
+static int config_set;
+
+void parse_set_config(const struct pp_config *cfg)
+{
+	memset(&config, 0, sizeof(config));
+	if (cfg)
+		config = *cfg;
+	config_set = 0;
+}
+
+int parse_set_args(int argc, char **argv)
+{
+	script_argc = argc;
+	script_argv = argv;
+	return 0;
+}
+
+struct parser {
+	struct token *t;
+	int n, pos;
+	struct stapfile *f;
+	jmp_buf fail;
+};
+
+static const char *const keywords[] = {
+	"probe", "global", "function", "private", "if", "else", "for",
+	"foreach", "in", "limit", "while", "break", "continue", "next",
+	"return", "delete", "try", "catch", NULL,
+};
+
+static int is_keyword(const char *s)
+{
+	for (int i = 0; keywords[i]; i++)
+		if (!strcmp(keywords[i], s))
+			return 1;
+	return 0;
+}
+
+static struct token *peek(struct parser *p)
+{
+	return &p->t[p->pos];
+}
+
+static struct token *peekn(struct parser *p, int k)
+{
+	int i = p->pos + k;
+	return &p->t[i < p->n ? i : p->n - 1];
+}
+
+static struct token *next(struct parser *p)
+{
+	struct token *t = &p->t[p->pos];
+	if (p->pos < p->n - 1)
+		p->pos++;
+	return t;
+}
+
+static void __attribute__((noreturn, format(printf, 3, 4)))
+fail_at(struct parser *p, const struct token *t, const char *fmt, ...)
+{
+	struct strbuf b = { 0 };
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	diag_error(&t->loc, "%s", strbuf_str(&b));
+	longjmp(p->fail, 1);
+}
+
+/* "expected WHAT, found TOKEN" at the current token. */
+static void __attribute__((noreturn))
+expected(struct parser *p, const char *what)
+{
+	struct token *t = peek(p);
+	fail_at(p, t, "expected %s, found %s", what, tok_describe(t));
+}
+
+static int accept(struct parser *p, const char *op)
+{
+	if (peek(p)->type == T_OP && !strcmp(peek(p)->text, op)) {
+		next(p);
+		return 1;
+	}
+	return 0;
+}
+
+static int is_op(struct parser *p, const char *op)
+{
+	return peek(p)->type == T_OP && !strcmp(peek(p)->text, op);
+}
+
+static int is_kw(struct parser *p, const char *kw)
+{
+	return peek(p)->type == T_IDENT && !strcmp(peek(p)->text, kw);
+}
+
+static struct token *expect(struct parser *p, const char *op)
+{
+	if (!is_op(p, op)) {
+		char *w = xasprintf("'%s'", op);
+		expected(p, w);
+	}
+	return next(p);
+}
+
+/* An identifier that is not a keyword, target ($x) or @-name. */
+static struct token *expect_ident(struct parser *p, const char *what)
+{
+	struct token *t = peek(p);
+	if (t->type != T_IDENT || is_keyword(t->text) || t->text[0] == '$' ||
+	    t->text[0] == '@')
+		expected(p, what);
+	return next(p);
+}
+
+static struct expr *mk_expr(enum expr_kind k, const struct token *t)
+{
+	struct expr *e = xcalloc(1, sizeof(*e));
+	e->kind = k;
+	e->loc = t->loc;
+	return e;
+}
+
+static struct stmt *mk_stmt(enum stmt_kind k, const struct token *t)
+{
+	struct stmt *s = xcalloc(1, sizeof(*s));
+	s->kind = k;
+	s->loc = t->loc;
+	return s;
+}
+
+static struct expr *parse_expr(struct parser *p);
+static struct expr *parse_ternary(struct parser *p);
+static struct expr *parse_unary(struct parser *p);
+static struct stmt *parse_stmt(struct parser *p);
+
+/* ---- literals ---- */
+
+/* A T_ARG token ($N / @N) or $# / @# as a literal expression. */
+static struct expr *arg_literal(struct parser *p, struct token *t)
+{
+	struct expr *e;
+	if (t->type == T_OP) {  /* $# @# */
+		if (t->text[0] == '$') {
+			e = mk_expr(E_NUM, t);
+			e->num = script_argc;
+		} else {
+			e = mk_expr(E_STR, t);
+			e->str = xasprintf("%d", script_argc);
+			e->str_len = strlen(e->str);
+		}
+		return e;
+	}
+	if (t->unum < 1 || t->unum > (uint64_t)script_argc) {
+		if (script_argc == 0)
+			fail_at(p, t, "command line argument %s used, but no "
+				"arguments were given", t->text);
+		fail_at(p, t, "command line argument index %s out of range [1-%d]",
+			t->text, script_argc);
+	}
+	const char *arg = script_argv[t->unum - 1];
+	if (t->text[0] == '@') {
+		e = mk_expr(E_STR, t);
+		e->str = arg;
+		e->str_len = strlen(arg);
+		return e;
+	}
+	char *end;
+	errno = 0;
+	long long v;
+	if (arg[0] == '-')
+		v = strtoll(arg, &end, 0);
+	else
+		v = (long long)strtoull(arg, &end, 0);
+	if (!*arg || *end || errno)
+		fail_at(p, t, "command line argument %s ('%s') is not a number",
+			t->text, arg);
+	e = mk_expr(E_NUM, t);
+	e->num = v;
+	return e;
+}
+
+/* A string literal, concatenating adjacent ones. */
+static struct expr *string_literal(struct parser *p)
+{
+	struct token *t = next(p);
+	struct expr *e = mk_expr(E_STR, t);
+	if (peek(p)->type != T_STR) {
+		e->str = t->text;
+		e->str_len = t->len;
+		return e;
+	}
+	struct strbuf b = { 0 };
+	strbuf_addn(&b, t->text, t->len);
+	while (peek(p)->type == T_STR) {
+		t = next(p);
+		strbuf_addn(&b, t->text, t->len);
+	}
+	e->str_len = b.len;
+	e->str = strbuf_detach(&b);
+	return e;
+}
+
+/* A number token, negated when neg; checks the signed 64-bit range. */
+static struct expr *number_literal(struct parser *p, int neg, struct token *at)
+{
+	struct token *t = next(p);
+	struct expr *e = mk_expr(E_NUM, at ? at : t);
+	int decimal = !(t->text[0] == '0' && t->len > 1);
+	if (decimal && t->unum > (uint64_t)INT64_MAX && !neg)
+		fail_at(p, t, "number '%s' does not fit in a signed 64-bit long",
+			t->text);
+	e->num = (int64_t)(neg ? (uint64_t)0 - t->unum : t->unum);
+	return e;
+}
+
+/* A literal: number (optionally negative), string, $N/@N. */
+static struct expr *parse_literal(struct parser *p, const char *what)
+{
+	struct token *t = peek(p);
+	if (t->type == T_STR)
+		return string_literal(p);
+	if (t->type == T_NUM)
+		return number_literal(p, 0, NULL);
+	if (t->type == T_ARG || tok_is(t, "$#") || tok_is(t, "@#"))
+		return arg_literal(p, next(p));
+	if (tok_is(t, "-") && peekn(p, 1)->type == T_NUM) {
+		next(p);
+		return number_literal(p, 1, t);
+	}
+	if (tok_is(t, "-") && peekn(p, 1)->type == T_ARG &&
+	    peekn(p, 1)->text[0] == '$') {
+		next(p);
+		struct expr *e = arg_literal(p, next(p));
+		e->num = (int64_t)((uint64_t)0 - (uint64_t)e->num);
+		e->loc = t->loc;
+		return e;
+	}
+	expected(p, what);
+}
+
+/* ---- expressions ---- */
+
+/* Comma-separated expressions up to the closing token 'close'. */
+static void parse_args(struct parser *p, struct vec *args, const char *close)
+{
+	if (accept(p, close))
+		return;
+	for (;;) {
+		vec_push(args, parse_expr(p));
+		if (accept(p, close))
+			return;
+		if (!is_op(p, ",")) {
+			char *w = xasprintf("',' or '%s'", close);
+			expected(p, w);
+		}
+		next(p);
+	}
+}
+
+/* ->field / [index] chain after a target variable or @cast. */
+static void parse_target_chain(struct parser *p, struct expr *e)
+{
+	for (;;) {
+		struct token *t = peek(p);
+		struct target_component *c;
+		if (tok_is(t, "->")) {
+			next(p);
+			struct token *n = peek(p);
+			if (n->type != T_IDENT || n->text[0] == '@')
+				expected(p, "a field name after '->'");
+			next(p);
+			c = xcalloc(1, sizeof(*c));
+			c->name = n->text;
+		} else if (tok_is(t, "[")) {
+			next(p);
+			c = xcalloc(1, sizeof(*c));
+			c->is_index = 1;
+			c->index = parse_expr(p);
+			expect(p, "]");
+		} else {
+			return;
+		}
+		c->loc = t->loc;
+		vec_push(&e->components, c);
+	}
+}
+
+static const char *const print_names[] = {
+	"print", "println", "printf", "printd", "printdln",
+	"sprint", "sprintln", "sprintf", "sprintd", "sprintdln", NULL,
+};
+
+static const char *const statops[] = {
+	"@count", "@sum", "@min", "@max", "@avg", "@variance", NULL,
+};
+
+static int in_list(const char *const *l, const char *s)
+{
+	for (int i = 0; l[i]; i++)
+		if (!strcmp(l[i], s))
+			return 1;
+	return 0;
+}
+
+/* An @-operator: @count(...), @hist_*(...), @entry, @defined, @cast, @var */
+static struct expr *parse_at_op(struct parser *p)
+{
+	struct token *t = next(p);
+	const char *n = t->text;
+	struct expr *e;
+
+	if (in_list(statops, n)) {
+		e = mk_expr(E_STATOP, t);
+		e->name = n + 1;
+		expect(p, "(");
+		e->a = parse_expr(p);
+		while (accept(p, ","))
+			vec_push(&e->args, parse_expr(p));
+		expect(p, ")");
+		return e;
+	}
+	if (!strcmp(n, "@hist_log") || !strcmp(n, "@hist_linear")) {
+		int lin = n[6] == 'l' && n[7] == 'i';
+		e = mk_expr(E_HIST, t);
+		e->name = n + 1;
+		expect(p, "(");
+		e->a = parse_expr(p);
+		if (lin) {
+			for (int i = 0; i < 3; i++) {
+				expect(p, ",");
+				vec_push(&e->args, parse_expr(p));
+			}
+		}
+		expect(p, ")");
+		return e;
+	}
+	if (!strcmp(n, "@entry") || !strcmp(n, "@defined")) {
+		e = mk_expr(n[1] == 'e' ? E_ENTRY : E_DEFINED, t);
+		expect(p, "(");
+		e->a = parse_expr(p);
+		expect(p, ")");
+		return e;
+	}
+	if (!strcmp(n, "@cast")) {
+		e = mk_expr(E_CAST, t);
+		expect(p, "(");
+		e->a = parse_expr(p);
+		expect(p, ",");
+		if (peek(p)->type != T_STR)
+			expected(p, "a type name string");
+		e->name = string_literal(p)->str;
+		if (accept(p, ",")) {
+			if (peek(p)->type != T_STR)
+				expected(p, "a module name string");
+			e->module = string_literal(p)->str;
+		}
+		expect(p, ")");
+		parse_target_chain(p, e);
+		return e;
+	}
+	if (!strcmp(n, "@var")) {
+		e = mk_expr(E_TARGET, t);
+		e->name = "@var";
+		expect(p, "(");
+		if (peek(p)->type != T_STR)
+			expected(p, "a variable name string");
+		e->str = string_literal(p)->str;
+		e->str_len = strlen(e->str);
+		if (accept(p, ",")) {
+			if (peek(p)->type != T_STR)
+				expected(p, "a module name string");
+			e->module = string_literal(p)->str;
+		}
+		expect(p, ")");
+		parse_target_chain(p, e);
+		return e;
+	}
+	fail_at(p, t, "unknown operator or macro '%s'", n);
+}
+
+static struct expr *parse_primary(struct parser *p)
+{
+	struct token *t = peek(p);
+	struct expr *e;
+
+	switch (t->type) {
+	case T_NUM:
+		return number_literal(p, 0, NULL);
+	case T_STR:
+		return string_literal(p);
+	case T_ARG:
+		return arg_literal(p, next(p));
+	case T_IDENT:
+		if (t->text[0] == '@')
+			return parse_at_op(p);
+		if (t->text[0] == '$') {
+			const char *n = t->text + (t->text[1] == '$');
+			if (!(isalpha((unsigned char)n[1]) || n[1] == '_'))
+				fail_at(p, t, "malformed target variable '%s'", t->text);
+			next(p);
+			e = mk_expr(E_TARGET, t);
+			e->name = t->text;
+			parse_target_chain(p, e);
+			return e;
+		}
+		if (is_keyword(t->text))
+			expected(p, "an expression");
+		next(p);
+		if (accept(p, "(")) {
+			e = mk_expr(in_list(print_names, t->text) ? E_PRINT : E_CALL, t);
+			e->name = t->text;
+			parse_args(p, &e->args, ")");
+			if (e->kind == E_PRINT && strstr(e->name, "printf") &&
+			    e->args.n == 0)
+				fail_at(p, t, "%s needs a format string argument",
+					e->name);
+			return e;
+		}
+		if (in_list(print_names, t->text))
+			fail_at(p, t, "expected '(' after '%s'", t->text);
+		e = mk_expr(E_SYM, t);
+		e->name = t->text;
+		return e;
+	case T_OP:
+		if (tok_is(t, "$#") || tok_is(t, "@#"))
+			return arg_literal(p, next(p));
+		if (tok_is(t, "(")) {
+			next(p);
+			e = parse_expr(p);
+			expect(p, ")");
+			return e;
+		}
+		break;
+	default:
+		break;
+	}
+	expected(p, "an expression");
+}
+
+/* primary followed by [keys] (arrays, histogram buckets) and ++/-- */
+static struct expr *parse_postfix(struct parser *p)
+{
+	struct expr *e = parse_primary(p);
+	struct token *t = peek(p);
+	if (tok_is(t, "[") && (e->kind == E_SYM || e->kind == E_HIST)) {
+		struct expr *ix = mk_expr(E_INDEX, t);
+		next(p);
+		ix->loc = e->loc;
+		ix->a = e;
+		parse_args(p, &ix->args, "]");
+		if (ix->args.n == 0)
+			fail_at(p, t, "an array index needs at least one key");
+		e = ix;
+		t = peek(p);
+	}
+	while (tok_is(t, "++") || tok_is(t, "--")) {
+		struct expr *u = mk_expr(E_INCDEC, t);
+		next(p);
+		u->op = t->text[0] == '+' ? OP_POSTINC : OP_POSTDEC;
+		u->a = e;
+		e = u;
+		t = peek(p);
+	}
+	return e;
+}
+
+static struct expr *parse_unary(struct parser *p)
+{
+	struct token *t = peek(p);
+	struct expr *e;
+	enum stp_op op = OP_NONE;
+
+	if (t->type != T_OP)
+		return parse_postfix(p);
+	if (tok_is(t, "-") && peekn(p, 1)->type == T_NUM &&
+	    peekn(p, 1)->off == t->end) {
+		next(p);
+		return number_literal(p, 1, t);
+	}
+	if (tok_is(t, "++") || tok_is(t, "--")) {
+		next(p);
+		e = mk_expr(E_INCDEC, t);
+		e->op = t->text[0] == '+' ? OP_PREINC : OP_PREDEC;
+		e->a = parse_unary(p);
+		return e;
+	}
+	if (tok_is(t, "-")) op = OP_NEG;
+	else if (tok_is(t, "+")) op = OP_PLUS;
+	else if (tok_is(t, "!")) op = OP_NOT;
+	else if (tok_is(t, "~")) op = OP_BNOT;
+	else if (tok_is(t, "&")) op = OP_BAND;   /* &$var: address of */
+	if (op == OP_NONE)
+		return parse_postfix(p);
+	next(p);
+	e = mk_expr(E_UNARY, t);
+	e->op = op;
+	e->a = parse_unary(p);
+	if (op == OP_BAND && e->a->kind != E_TARGET && e->a->kind != E_CAST)
+		fail_at(p, t, "'&' can only take the address of a target variable");
+	return e;
+}
+
+/* Binary operator tables, one level each, lowest first from LEVEL_OR. */
+struct binop {
+	const char *text;
+	enum stp_op op;
+};
+static const struct binop lv_lor[] = { { "||", OP_LOR }, { 0, 0 } };
+static const struct binop lv_land[] = { { "&&", OP_LAND }, { 0, 0 } };
+static const struct binop lv_bor[] = { { "|", OP_BOR }, { 0, 0 } };
+static const struct binop lv_bxor[] = { { "^", OP_BXOR }, { 0, 0 } };
+static const struct binop lv_band[] = { { "&", OP_BAND }, { 0, 0 } };
+static const struct binop lv_cmp[] = {
+	{ "<", OP_LT }, { "<=", OP_LE }, { ">", OP_GT }, { ">=", OP_GE },
+	{ "==", OP_EQ }, { "!=", OP_NE }, { "=~", OP_MATCH }, { "!~", OP_NMATCH },
+	{ 0, 0 } };
+static const struct binop lv_shift[] = { { "<<", OP_SHL }, { ">>", OP_SHR }, { 0, 0 } };
+static const struct binop lv_concat[] = { { ".", OP_CONCAT }, { 0, 0 } };
+static const struct binop lv_add[] = { { "+", OP_ADD }, { "-", OP_SUB }, { 0, 0 } };
+static const struct binop lv_mul[] = {
+	{ "*", OP_MUL }, { "/", OP_DIV }, { "%", OP_MOD }, { 0, 0 } };
+
+/* Levels from loosest to tightest; NULL marks the "in" level. */
+static const struct binop *const levels[] = {
+	lv_lor, lv_land, lv_bor, lv_bxor, lv_band, NULL,
+	lv_cmp, lv_shift, lv_concat, lv_add, lv_mul,
+};
+#define NLEVELS ((int)(sizeof(levels) / sizeof(levels[0])))
+
+static struct expr *parse_level(struct parser *p, int lv);
+
+/* [k1, k2] in a   |   k in a */
+static struct expr *parse_in(struct parser *p, int lv)
+{
+	struct token *t = peek(p);
+	struct vec keys = { 0 };
+	struct expr *e;
+
+	if (tok_is(t, "[")) {
+		next(p);
+		parse_args(p, &keys, "]");
+		if (!is_kw(p, "in"))
+			expected(p, "'in' after a '[...]' key list");
+	} else {
+		e = parse_level(p, lv + 1);
+		if (!is_kw(p, "in"))
+			return e;
+		vec_push(&keys, e);
+	}
+	while (is_kw(p, "in")) {
+		struct token *in = next(p);
+		struct token *a = expect_ident(p, "an array name after 'in'");
+		e = mk_expr(E_IN, in);
+		e->loc = t->loc;
+		e->args = keys;
+		e->a = mk_expr(E_SYM, a);
+		e->a->name = a->text;
+		if (!is_kw(p, "in"))
+			return e;
+		memset(&keys, 0, sizeof(keys));
+		vec_push(&keys, e);
+	}
+	return e;
+}
+
+static struct expr *parse_level(struct parser *p, int lv)
+{
+	if (lv == NLEVELS)
+		return parse_unary(p);
+	if (!levels[lv])
+		return parse_in(p, lv);
+	struct expr *e = parse_level(p, lv + 1);
+	for (;;) {
+		struct token *t = peek(p);
+		const struct binop *b;
+		if (t->type != T_OP)
+			return e;
+		for (b = levels[lv]; b->text; b++)
+			if (!strcmp(b->text, t->text))
+				break;
+		if (!b->text)
+			return e;
+		next(p);
+		struct expr *r = parse_level(p, lv + 1);
+		struct expr *bin = mk_expr(E_BINARY, t);
+		bin->op = b->op;
+		bin->a = e;
+		bin->b = r;
+		e = bin;
+	}
+}
+
+static struct expr *parse_ternary(struct parser *p)
+{
+	struct expr *c = parse_level(p, 0);
+	struct token *t = peek(p);
+	if (!tok_is(t, "?"))
+		return c;
+	next(p);
+	struct expr *e = mk_expr(E_TERNARY, t);
+	e->a = c;
+	e->b = parse_expr(p);
+	expect(p, ":");
+	e->c = parse_ternary(p);
+	return e;
+}
+
+static const struct binop assignops[] = {
+	{ "=", OP_NONE }, { "+=", OP_ADD }, { "-=", OP_SUB }, { "*=", OP_MUL },
+	{ "/=", OP_DIV }, { "%=", OP_MOD }, { "<<=", OP_SHL }, { ">>=", OP_SHR },
+	{ "&=", OP_BAND }, { "|=", OP_BOR }, { "^=", OP_BXOR },
+	{ ".=", OP_CONCAT }, { 0, 0 },
+};
+
+static struct expr *parse_expr(struct parser *p)
+{
+	struct expr *l = parse_ternary(p);
+	struct token *t = peek(p);
+	if (t->type != T_OP)
+		return l;
+	if (tok_is(t, "<<<")) {
+		next(p);
+		struct expr *e = mk_expr(E_STATS_ADD, t);
+		e->a = l;
+		e->b = parse_expr(p);
+		return e;
+	}
+	for (const struct binop *b = assignops; b->text; b++) {
+		if (strcmp(b->text, t->text))
+			continue;
+		next(p);
+		struct expr *e = mk_expr(E_ASSIGN, t);
+		e->op = b->op;
+		e->a = l;
+		e->b = parse_expr(p);
+		return e;
+	}
+	return l;
+}
+
+/* ---- statements ---- */
+
+static struct stmt *parse_block(struct parser *p)
+{
+	struct token *t = expect(p, "{");
+	struct stmt *s = mk_stmt(S_BLOCK, t);
+	while (!is_op(p, "}")) {
+		if (peek(p)->type == T_EOF)
+			fail_at(p, peek(p), "expected '}' to close the block "
+				"opened at line %d column %d, found end of input",
+				t->loc.line, t->loc.col);
+		vec_push(&s->stmts, parse_stmt(p));
+	}
+	next(p);
+	return s;
+}
+
+static void opt_semi(struct parser *p)
+{
+	accept(p, ";");
+}
+
+/* foreach ([v =] [k1, k2] in a [+|-] [limit n]) body */
+static struct stmt *parse_foreach(struct parser *p, struct token *kw)
+{
+	struct stmt *s = mk_stmt(S_FOREACH, kw);
+	expect(p, "(");
+
+	/* sort marker after a name: records position, -1 = value */
+#define SORT_MARK(pos) do { \
+		if (is_op(p, "+") || is_op(p, "-")) { \
+			if (s->sort_dir) \
+				fail_at(p, peek(p), "only one sort directive is allowed in foreach"); \
+			s->sort_dir = is_op(p, "+") ? 1 : -1; \
+			s->sort_key = (pos); \
+			next(p); \
+		} } while (0)
+
+	if (!is_op(p, "[")) {
+		struct token *n = expect_ident(p, "a variable name or '['");
+		struct expr *v = mk_expr(E_SYM, n);
+		v->name = n->text;
+		if (is_op(p, "=") || ((is_op(p, "+") || is_op(p, "-")) &&
+				     tok_is(peekn(p, 1), "="))) {
+			s->value = v;
+			SORT_MARK(-1);
+			expect(p, "=");
+		} else {
+			vec_push(&s->keys, v);
+			SORT_MARK(1);
+		}
+	}
+	if (!s->keys.n) {
+		if (is_op(p, "[")) {
+			next(p);
+			for (;;) {
+				struct token *n = expect_ident(p, "a key variable name");
+				struct expr *k = mk_expr(E_SYM, n);
+				k->name = n->text;
+				vec_push(&s->keys, k);
+				if (s->keys.n > 9)
+					fail_at(p, n, "too many keys in foreach (at most 9)");
+				SORT_MARK(s->keys.n);
+				if (accept(p, "]"))
+					break;
+				if (!accept(p, ","))
+					expected(p, "',' or ']'");
+			}
+		} else if (s->value) {
+			struct token *n = expect_ident(p, "'[' or a key variable name");
+			struct expr *k = mk_expr(E_SYM, n);
+			k->name = n->text;
+			vec_push(&s->keys, k);
+			SORT_MARK(1);
+		}
+	}
+	if (!is_kw(p, "in"))
+		expected(p, "'in'");
+	next(p);
+	struct token *a = expect_ident(p, "an array name");
+	s->array = mk_expr(E_SYM, a);
+	s->array->name = a->text;
+	SORT_MARK(-1);
+#undef SORT_MARK
+	if (is_kw(p, "limit")) {
+		next(p);
+		s->limit = parse_expr(p);
+	}
+	expect(p, ")");
+	s->body = parse_stmt(p);
+	return s;
+}
+
+static struct stmt *parse_stmt(struct parser *p)
+{
+	struct token *t = peek(p);
+	struct stmt *s;
+
+	if (tok_is(t, "{"))
+		return parse_block(p);
+	if (tok_is(t, ";")) {
+		next(p);
+		return mk_stmt(S_NULL, t);
+	}
+	if (t->type == T_IDENT) {
+		const char *k = t->text;
+		if (!strcmp(k, "if")) {
+			next(p);
+			s = mk_stmt(S_IF, t);
+			expect(p, "(");
+			s->e = parse_expr(p);
+			expect(p, ")");
+			s->body = parse_stmt(p);
+			if (is_kw(p, "else")) {
+				next(p);
+				s->els = parse_stmt(p);
+			}
+			return s;
+		}
+		if (!strcmp(k, "while")) {
+			next(p);
+			s = mk_stmt(S_WHILE, t);
+			expect(p, "(");
+			s->e = parse_expr(p);
+			expect(p, ")");
+			s->body = parse_stmt(p);
+			return s;
+		}
+		if (!strcmp(k, "for")) {
+			next(p);
+			s = mk_stmt(S_FOR, t);
+			expect(p, "(");
+			if (!is_op(p, ";"))
+				s->init = parse_expr(p);
+			expect(p, ";");
+			if (!is_op(p, ";"))
+				s->e = parse_expr(p);
+			expect(p, ";");
+			if (!is_op(p, ")"))
+				s->step = parse_expr(p);
+			expect(p, ")");
+			s->body = parse_stmt(p);
+			return s;
+		}
+		if (!strcmp(k, "foreach"))
+			return parse_foreach(p, next(p));
+		if (!strcmp(k, "break") || !strcmp(k, "continue") ||
+		    !strcmp(k, "next")) {
+			next(p);
+			s = mk_stmt(k[0] == 'b' ? S_BREAK : k[0] == 'c' ? S_CONTINUE
+				    : S_NEXT, t);
+			opt_semi(p);
+			return s;
+		}
+		if (!strcmp(k, "return")) {
+			next(p);
+			s = mk_stmt(S_RETURN, t);
+			if (!is_op(p, ";") && !is_op(p, "}"))
+				s->e = parse_expr(p);
+			opt_semi(p);
+			return s;
+		}
+		if (!strcmp(k, "delete")) {
+			next(p);
+			s = mk_stmt(S_DELETE, t);
+			s->e = parse_expr(p);
+			opt_semi(p);
+			return s;
+		}
+		if (!strcmp(k, "try")) {
+			next(p);
+			s = mk_stmt(S_TRY, t);
+			s->body = parse_block(p);
+			if (!is_kw(p, "catch"))
+				expected(p, "'catch' after the try block");
+			next(p);
+			if (accept(p, "(")) {
+				s->catch_var = expect_ident(p, "a variable name")->text;
+				expect(p, ")");
+			}
+			s->els = parse_block(p);
+			return s;
+		}
+		if (!strcmp(k, "else"))
+			fail_at(p, t, "'else' without a matching 'if'");
+		if (!strcmp(k, "catch"))
+			fail_at(p, t, "'catch' without a matching 'try'");
+	}
+	s = mk_stmt(S_EXPR, t);
+	s->e = parse_expr(p);
+	opt_semi(p);
+	return s;
+}
+
+/* ---- top level ---- */
+
+/* A probe point component name: adjacent identifier / number / '*'
+ * tokens glued together ("sys*", "*open*", "**"). */
+static const char *pp_name(struct parser *p)
+{
+	struct token *t = peek(p);
+	struct strbuf b = { 0 };
+	if (t->type != T_IDENT && !tok_is(t, "*"))
+		expected(p, "a probe point component name");
+	if (t->type == T_IDENT && (t->text[0] == '$' || t->text[0] == '@'))
+		expected(p, "a probe point component name");
+	strbuf_add(&b, t->text);
+	next(p);
+	for (;;) {
+		struct token *n = peek(p);
+		if (n->off != t->end || n->loc.file != t->loc.file ||
+		    !(n->type == T_IDENT || n->type == T_NUM || tok_is(n, "*")))
+			break;
+		strbuf_add(&b, n->text);
+		t = next(p);
+	}
+	return strbuf_detach(&b);
+}
+
+static struct probe_point *parse_probe_point(struct parser *p)
+{
+	struct probe_point *pp = xcalloc(1, sizeof(*pp));
+	pp->loc = peek(p)->loc;
+	for (;;) {
+		struct pp_component *c = xcalloc(1, sizeof(*c));
+		c->name = pp_name(p);
+		if (accept(p, "(")) {
+			c->arg = parse_literal(p, "a number or string literal");
+			expect(p, ")");
+		}
+		vec_push(&pp->components, c);
+		if (!accept(p, "."))
+			break;
+	}
+	for (;;) {
+		if (accept(p, "?"))
+			pp->optional = 1;
+		else if (accept(p, "!"))
+			pp->sufficient = 1;
+		else
+			break;
+	}
+	if (is_kw(p, "if")) {
+		next(p);
+		expect(p, "(");
+		pp->cond = parse_expr(p);
+		expect(p, ")");
+	}
+	return pp;
+}
+
+static void parse_points(struct parser *p, struct vec *v)
+{
+	do
+		vec_push(v, parse_probe_point(p));
+	while (accept(p, ","));
+}
+
+static void parse_probe(struct parser *p, struct token *kw)
+{
+	struct vec pts = { 0 };
+	parse_points(p, &pts);
+	if (is_op(p, "=") || is_op(p, "+=")) {
+		int epi = is_op(p, "+=");
+		struct token *eq = next(p);
+		struct vec target = { 0 };
+		parse_points(p, &target);
+		struct stmt *body = parse_block(p);
+		for (int i = 0; i < pts.n; i++) {
+			struct probe_point *n = pts.items[i];
+			if (n->cond || n->optional || n->sufficient)
+				fail_at(p, eq, "a probe alias name cannot be optional or conditional");
+			struct probe_alias *a = xcalloc(1, sizeof(*a));
+			a->loc = kw->loc;
+			a->name = n;
+			a->points = target;
+			a->body = body;
+			a->epilogue = epi;
+			vec_push(&p->f->aliases, a);
+		}
+		return;
+	}
+	struct probe *pr = xcalloc(1, sizeof(*pr));
+	pr->loc = kw->loc;
+	pr->points = pts;
+	if (!is_op(p, "{"))
+		expected(p, "'{' or ',' after the probe point");
+	pr->body = parse_block(p);
+	vec_push(&p->f->probes, pr);
+}
+
+static void parse_global(struct parser *p, int is_private)
+{
+	do {
+		struct token *n = expect_ident(p, "a global variable name");
+		struct sym *s = xcalloc(1, sizeof(*s));
+		s->kind = SYM_GLOBAL;
+		s->name = n->text;
+		s->loc = n->loc;
+		s->is_private = is_private;
+		s->index = p->f->globals.n;
+		if (accept(p, "%"))
+			s->wrap = 1;
+		if (accept(p, "[")) {
+			struct token *sz = peek(p);
+			if (sz->type != T_NUM && sz->type != T_ARG)
+				expected(p, "an array size");
+			struct expr *e = parse_literal(p, "an array size");
+			if (e->kind != E_NUM || e->num <= 0)
+				fail_at(p, sz, "an array size must be a positive number");
+			s->maxsize = e->num;
+			expect(p, "]");
+			if (accept(p, "%"))
+				s->wrap = 1;
+		}
+		if (accept(p, "=")) {
+			if (s->maxsize)
+				fail_at(p, n, "an array cannot have an initial value");
+			s->init = parse_literal(p, "a number or string literal");
+			s->type = s->init->kind == E_NUM ? TYPE_LONG : TYPE_STRING;
+		}
+		vec_push(&p->f->globals, s);
+	} while (accept(p, ","));
+	opt_semi(p);
+}
+
+static enum stp_type parse_type(struct parser *p)
+{
+	struct token *t = peek(p);
+	if (tok_is(t, "long")) { next(p); return TYPE_LONG; }
+	if (tok_is(t, "string")) { next(p); return TYPE_STRING; }
+	expected(p, "a type ('long' or 'string')");
+}
+
+static void parse_function(struct parser *p, struct token *kw, int is_private)
+{
+	struct functiondecl *fn = xcalloc(1, sizeof(*fn));
+	struct token *n = expect_ident(p, "a function name");
+	fn->loc = kw->loc;
+	fn->name = n->text;
+	fn->is_private = is_private;
+	if (accept(p, ":"))
+		fn->ret = parse_type(p);
+	expect(p, "(");
+	if (!accept(p, ")")) {
+		for (;;) {
+			struct token *a = expect_ident(p, "a parameter name");
+			struct sym *s = xcalloc(1, sizeof(*s));
+			s->kind = SYM_PARAM;
+			s->name = a->text;
+			s->loc = a->loc;
+			s->index = fn->params.n;
+			for (int i = 0; i < fn->params.n; i++)
+				if (!strcmp(((struct sym *)fn->params.items[i])->name, a->text))
+					fail_at(p, a, "duplicate parameter '%s'", a->text);
+			if (accept(p, ":"))
+				s->type = parse_type(p);
+			vec_push(&fn->params, s);
+			if (accept(p, ")"))
+				break;
+			if (!accept(p, ","))
+				expected(p, "',' or ')'");
+		}
+	}
+	if (peek(p)->type == T_EMBEDDED)
+		fn->embedded_c = next(p)->text;
+	else if (is_op(p, "{"))
+		fn->body = parse_block(p);
+	else
+		expected(p, "'{' or '%{' (the function body)");
+	vec_push(&p->f->functions, fn);
+}
+
+static void parse_toplevel(struct parser *p)
+{
+	while (peek(p)->type != T_EOF) {
+		struct token *t = peek(p);
+		int priv = 0;
+		if (t->type == T_EMBEDDED) {
+			vec_push(&p->f->embeds, (void *)next(p)->text);
+			continue;
+		}
+		if (tok_is(t, ";")) {
+			next(p);
+			continue;
+		}
+		if (tok_is(t, "private")) {
+			next(p);
+			priv = 1;
+			t = peek(p);
+			if (!tok_is(t, "global") && !tok_is(t, "function"))
+				expected(p, "'global' or 'function' after 'private'");
+		}
+		if (tok_is(t, "probe") && !priv) {
+			parse_probe(p, next(p));
+		} else if (tok_is(t, "global")) {
+			next(p);
+			parse_global(p, priv);
+		} else if (tok_is(t, "function")) {
+			parse_function(p, next(p), priv);
+		} else {
+			expected(p, "'probe', 'global', 'function' or '%{'");
+		}
+	}
+}
+
+struct stapfile *parse_script(const char *filename, const char *text,
+			      int is_tapset)
+{
+	struct tokvec raw = { 0 }, toks = { 0 };
+	struct parser p;
+	int bad;
+
+	source_register(filename, text);
+	bad = lex_file(filename, text, &raw);
+	if (bad)
+		return NULL;
+	if (!config_set) {
+		pp_config_defaults(&config);
+		config_set = 1;
+	}
+	if (preprocess(&raw, &toks, script_argc, script_argv, &config) < 0)
+		return NULL;
+	memset(&p, 0, sizeof(p));
+	p.t = toks.t;
+	p.n = toks.n;
+	p.f = xcalloc(1, sizeof(*p.f));
+	p.f->name = filename;
+	p.f->is_tapset = is_tapset;
+	if (setjmp(p.fail))
+		return NULL;
+	parse_toplevel(&p);
+	return p.f;
+}

@@ -1,0 +1,147 @@
+/* printf_fmt.c - SystemTap printf formats.
+ *
+ * A conversion is %[flags][width][.precision][length]conv with flags from
+ * "-+ #0", width and precision digits or '*', length modifiers (l, ll, h,
+ * hh, z, j, t) accepted and ignored (script longs are always 64-bit), and
+ * conv one of d i u o x X c s p %.
+ */
+#include "printf_fmt.h"
+
+#include <string.h>
+
+/* A parsed conversion. */
+struct conv {
+	const char *start;   /* the '%' */
+	const char *end;     /* one past the conversion character */
+	char flags[8];
+	char width[16];      /* digits, "*" or "" */
+	char prec[16];       /* ".digits", ".*" or "" */
+	char c;              /* conversion */
+};
+
+/* parse_conv - parse the conversion at @p (a '%') before @e into @cv.
+ * Returns 0, or -1 with *why set. */
+static int parse_conv(const char *p, const char *e, struct conv *cv,
+		      const char **why)
+{
+	size_t n;
+	memset(cv, 0, sizeof(*cv));
+	cv->start = p++;
+	for (n = 0; p < e && strchr("-+ #0", *p); p++)
+		if (n < sizeof(cv->flags) - 1 && !strchr(cv->flags, *p))
+			cv->flags[n++] = *p;
+	if (p < e && *p == '*') {
+		strcpy(cv->width, "*");
+		p++;
+	} else {
+		for (n = 0; p < e && *p >= '0' && *p <= '9'; p++)
+			if (n < sizeof(cv->width) - 1)
+				cv->width[n++] = *p;
+	}
+	if (p < e && *p == '.') {
+		cv->prec[0] = '.';
+		p++;
+		if (p < e && *p == '*') {
+			cv->prec[1] = '*';
+			p++;
+		} else {
+			for (n = 1; p < e && *p >= '0' && *p <= '9'; p++)
+				if (n < sizeof(cv->prec) - 1)
+					cv->prec[n++] = *p;
+		}
+	}
+	while (p < e && strchr("lhzjtL", *p))
+		p++;
+	if (p >= e) {
+		*why = "the format ends in the middle of a conversion";
+		return -1;
+	}
+	cv->c = *p++;
+	cv->end = p;
+	if (!strchr("diuoxXcsp%", cv->c)) {
+		*why = "unknown conversion";
+		return -1;
+	}
+	return 0;
+}
+
+int printf_arg_types(const char *fmt, size_t len, enum stp_type *types,
+		     int max, const struct source_loc *loc, int report)
+{
+	const char *p = fmt, *e = fmt + len, *why;
+	struct conv cv;
+	int n = 0;
+	while (p < e) {
+		if (*p != '%') {
+			p++;
+			continue;
+		}
+		if (parse_conv(p, e, &cv, &why) < 0) {
+			if (report)
+				diag_error(loc, "bad printf format at \"%.*s\": %s",
+					   (int)(e - p > 8 ? 8 : e - p), p, why);
+			return -1;
+		}
+		p = cv.end;
+		if (cv.c == '%')
+			continue;
+		if (cv.width[0] == '*' && n < max)
+			types[n++] = TYPE_LONG;
+		if (cv.prec[1] == '*' && n < max)
+			types[n++] = TYPE_LONG;
+		if (n < max)
+			types[n++] = cv.c == 's' ? TYPE_STRING : TYPE_LONG;
+	}
+	return n;
+}
+
+char *printf_to_kernel(const char *fmt, size_t len, struct fmt_arg *args,
+		       int max, int *nargs)
+{
+	const char *p = fmt, *e = fmt + len, *why;
+	struct strbuf out = {0};
+	struct conv cv;
+	int n = 0;
+	while (p < e) {
+		if (*p != '%') {
+			strbuf_addc(&out, *p++);
+			continue;
+		}
+		if (parse_conv(p, e, &cv, &why) < 0)
+			break;   /* cannot happen after printf_arg_types */
+		p = cv.end;
+		if (cv.c == '%') {
+			strbuf_add(&out, "%%");
+			continue;
+		}
+		if (cv.width[0] == '*' && n < max)
+			args[n++] = (struct fmt_arg){ TYPE_LONG, '*' };
+		if (cv.prec[1] == '*' && n < max)
+			args[n++] = (struct fmt_arg){ TYPE_LONG, '*' };
+		if (n < max)
+			args[n++] = (struct fmt_arg){
+				cv.c == 's' ? TYPE_STRING : TYPE_LONG, cv.c };
+		if (cv.c == 'p') {
+			/* SystemTap prints pointers as plain hex with 0x; the
+			 * kernel's %p would hash them. */
+			strbuf_printf(&out, "%%%s%s%s%s", cv.flags, cv.width,
+				      cv.prec, "#llx");
+			continue;
+		}
+		strbuf_printf(&out, "%%%s%s%s", cv.flags, cv.width, cv.prec);
+		switch (cv.c) {
+		case 'c':
+		case 's':
+			strbuf_addc(&out, cv.c);
+			break;
+		case 'i':
+			strbuf_add(&out, "lld");
+			break;
+		default:
+			strbuf_printf(&out, "ll%c", cv.c);
+			break;
+		}
+	}
+	*nargs = n;
+	return strbuf_detach(&out);
+}

@@ -1,0 +1,29 @@
+/* printf_fmt.h - SystemTap printf formats: checking and translation to the
+ * kernel's vsnprintf syntax. */
+#ifndef STP_PRINTF_FMT_H
+#define STP_PRINTF_FMT_H
+
+#include "ast.h"
+
+/* One value a format consumes, in order. */
+struct fmt_arg {
+	enum stp_type type;   /* TYPE_LONG or TYPE_STRING */
+	char conv;            /* the SystemTap conversion: d i u o x X c s p,
+	                       * or '*' for a width/precision argument */
+};
+
+/* printf_arg_types - the types of the values @fmt (@len bytes) consumes,
+ * into @types (at most @max).  Returns how many, or -1 after reporting a
+ * bad conversion at @loc (only when @report). */
+int printf_arg_types(const char *fmt, size_t len, enum stp_type *types,
+		     int max, const struct source_loc *loc, int report);
+
+/* printf_to_kernel - translate @fmt (@len bytes) into a kernel format
+ * string (returned, heap) in which every long conversion takes a long long
+ * argument, and fill @args (at most @max) with what each argument is;
+ * *nargs gets their number.  The format must have passed
+ * printf_arg_types. */
+char *printf_to_kernel(const char *fmt, size_t len, struct fmt_arg *args,
+		       int max, int *nargs);
+
+#endif

@@ -1,0 +1,68 @@
+/* session.h - the state of one stap run, shared by the passes.
+ *
+ * The driver (main.c) fills in the options; pass 1 adds the parsed files;
+ * pass 2 (elaborate.c) fills in the resolved program; pass 3 and 4 read it.
+ */
+#ifndef STP_SESSION_H
+#define STP_SESSION_H
+
+#include "ast.h"
+
+/* The probe-point families a derived probe can belong to; each maps to a
+ * runtime probe kind (see runtime/stp_runtime.h). */
+enum dp_kind {
+	DP_BEGIN,
+	DP_END,
+	DP_TIMER,
+	DP_KPROBE,
+};
+
+/* A derived probe: one concrete probe point of a script probe, resolved
+ * by its family (families.c) into what the runtime registers. */
+struct derived_probe {
+	enum dp_kind kind;
+	struct probe *probe;        /* the script probe whose body runs */
+	struct probe_point *point;  /* the point as written */
+	char *pp_text;              /* canonical probe point, for pp() */
+	int64_t order;              /* begin(N)/end(N) sequence, default 0 */
+	char *period_ns;            /* DP_TIMER: a C constant expression */
+	char *symbol;               /* DP_KPROBE: "sym" or "module:sym" */
+	int64_t offset;
+	int is_return;
+	int64_t maxactive;
+	int optional;
+};
+
+struct session {
+	/* options */
+	int last_pass;              /* -p N, default 5 */
+	const char *script_file;    /* FILE, or "<input>" with -e */
+	const char *script_text;    /* the script's text */
+	int nargs;                  /* script arguments $1..$N */
+	char **args;
+	const char *module_name;    /* -m, or generated */
+	int module_name_given;
+	const char *kernel_release; /* -r KVER, or uname -r */
+	const char *kernel_build;   /* the kbuild directory for it */
+	const char *output_file;    /* -o */
+	int keep_tmpdir;            /* -k */
+	int guru;                   /* -g */
+	struct vec include_dirs;    /* -I: const char * */
+	struct vec defines;         /* -D: "MACRO=VALUE" */
+	struct vec staprun_opts;    /* options passed through to staprun */
+	const char *runtime_dir;
+	const char *tapset_dir;
+	char *tmpdir;
+
+	/* pass 1 */
+	struct stapfile *user;      /* the user's script */
+	struct vec library;         /* struct stapfile *: parsed tapsets */
+
+	/* pass 2: the resolved program */
+	struct vec globals;         /* struct sym *: used globals */
+	struct vec functions;       /* struct functiondecl *: used functions */
+	struct vec probes;          /* struct probe *: probes with a derived point */
+	struct vec derived;         /* struct derived_probe * */
+};
+
+#endif

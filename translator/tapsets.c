@@ -1,0 +1,92 @@
+/* tapsets.c - pass 1 for the tapset library: parse every *.stp under the
+ * tapset directory (and its subdirectories, e.g. linux/) and each -I
+ * directory.  A tapset file that fails to parse is left out quietly (its
+ * errors are shown with -v); only a script that needs something from it
+ * then fails, with an "unresolved" error naming what was missing.
+ */
+#include "tapsets.h"
+#include "parse.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	struct strbuf b = {0};
+	char buf[65536];
+	size_t n;
+	if (!f)
+		return NULL;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_addn(&b, buf, n);
+	fclose(f);
+	return strbuf_detach(&b);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* load_dir - parse the tapsets under @dir, in name order, recursively. */
+static void load_dir(struct session *s, const char *dir, int depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	struct vec names = {0};
+	int i;
+	if (!d)
+		return;
+	while ((de = readdir(d)) != NULL)
+		if (de->d_name[0] != '.')
+			vec_push(&names, xstrdup(de->d_name));
+	closedir(d);
+	qsort(names.items, names.n, sizeof(void *), cmp_str);
+	for (i = 0; i < names.n; i++) {
+		char *path = xasprintf("%s/%s", dir, (char *)names.items[i]);
+		size_t n = strlen(path);
+		struct stat st;
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			if (depth < 4)
+				load_dir(s, path, depth + 1);
+		} else if (n > 4 && !strcmp(path + n - 4, ".stp")) {
+			char *text = slurp(path);
+			int errs = diag_error_count();
+			struct stapfile *f;
+			diag_quiet = stp_verbose < 2;
+			f = text ? parse_script(path, text, 1) : NULL;
+			diag_quiet = 0;
+			if (f)
+				vec_push(&s->library, f);  /* keeps path */
+			else if (stp_verbose)
+				fprintf(stderr, "stap: tapset %s left out: it "
+					"does not parse\n", path);
+			diag_rewind(errs);
+			if (f)
+				path = NULL;
+		}
+		free(path);
+		free(names.items[i]);
+	}
+	free(names.items);
+}
+
+int load_tapsets(struct session *s)
+{
+	int i;
+	struct stat st;
+	if (stat(s->tapset_dir, &st) != 0) {
+		fprintf(stderr, "stap: the tapset directory %s is missing: %s\n",
+			s->tapset_dir, strerror(errno));
+		return -1;
+	}
+	load_dir(s, s->tapset_dir, 0);
+	for (i = 0; i < s->include_dirs.n; i++)
+		load_dir(s, s->include_dirs.items[i], 0);
+	return 0;
+}
