@@ -50,6 +50,8 @@ const char *op_text(enum stp_op op)
 	return "?";
 }
 
+/* probe_point_str: the components only; the ? and ! markers and the
+ * condition are not part of the canonical text. */
 char *probe_point_str(const struct probe_point *pp)
 {
 	struct strbuf b = { 0 };
@@ -67,9 +69,5 @@ char *probe_point_str(const struct probe_point *pp)
 			strbuf_addc(&b, ')');
 		}
 	}
-	if (pp->optional)
-		strbuf_addc(&b, '?');
-	if (pp->sufficient)
-		strbuf_addc(&b, '!');
 	return strbuf_detach(&b);
 }

@@ -1077,22 +1077,31 @@ struct stapfile *parse_script(const char *filename, const char *text,
 
 	source_register(filename, text);
 	bad = lex_file(filename, text, &raw);
-	if (bad)
+	if (bad) {
+		free(raw.t);
 		return NULL;
+	}
 	if (!config_set) {
 		pp_config_defaults(&config);
 		config_set = 1;
 	}
-	if (preprocess(&raw, &toks, script_argc, script_argv, &config) < 0)
+	if (preprocess(&raw, &toks, script_argc, script_argv, &config) < 0) {
+		free(raw.t);
+		free(toks.t);
 		return NULL;
+	}
 	memset(&p, 0, sizeof(p));
 	p.t = toks.t;
 	p.n = toks.n;
 	p.f = xcalloc(1, sizeof(*p.f));
 	p.f->name = filename;
 	p.f->is_tapset = is_tapset;
-	if (setjmp(p.fail))
+	free(raw.t);
+	if (setjmp(p.fail)) {
+		free(toks.t);
 		return NULL;
+	}
 	parse_toplevel(&p);
+	free(toks.t);
 	return p.f;
 }

@@ -335,6 +335,11 @@ static void pp_points(struct strbuf *out, const struct vec *pts)
 		if (i)
 			strbuf_add(out, ", ");
 		strbuf_add(out, s);
+		free(s);
+		if (pp->optional)
+			strbuf_addc(out, '?');
+		if (pp->sufficient)
+			strbuf_addc(out, '!');
 		if (pp->cond) {
 			strbuf_add(out, " if (");
 			pprint_expr(out, pp->cond, 1);

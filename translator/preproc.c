@@ -1,5 +1,7 @@
 /* preproc.c - %( %? %: %) conditionals and @define macros, on tokens. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <fnmatch.h>
 #include <setjmp.h>
 #include <stdio.h>
