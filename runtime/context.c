@@ -93,6 +93,11 @@ void stp_run_probe(const struct stp_probe_desc *p, struct pt_regs *regs,
 	c->nesting = 0;
 	c->frame_used = 0;
 	sc->pb.len = 0;
+	/* begin/end run in stapio's process: let their flushes wait for
+	 * stapio to drain the relay when it runs on another CPU */
+	sc->pb.wait_budget_ns = (want != STP_STATE_RUNNING &&
+				 num_online_cpus() > 1) ?
+		STP_END_FLUSH_WAIT_NS : 0;
 
 	p->handler(c);
 

@@ -11,12 +11,17 @@ void stp_print_flush(struct stp_context *c)
 	struct stp_print_buf *pb = stp_print_buf_of(c);
 	unsigned long flags;
 
+	BUILD_BUG_ON(offsetof(struct stp_print_buf, data) !=
+		     offsetof(struct stp_print_buf, hdr) + sizeof(pb->hdr));
 	if (!pb->len)
 		return;
 	pb->hdr.magic = STP_RELAY_MAGIC;
 	pb->hdr.len = pb->len;
 	/* seq taken and record written with interrupts off on this CPU, so
 	 * each relay file is in increasing seq order. */
+	if (pb->wait_budget_ns)
+		stp_relay_wait_room(sizeof(pb->hdr) + pb->len,
+				    &pb->wait_budget_ns);
 	local_irq_save(flags);
 	pb->hdr.seq = atomic64_inc_return(&stp_seq);
 	stp_relay_write(&pb->hdr, sizeof(pb->hdr) + pb->len);

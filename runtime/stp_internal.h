@@ -23,8 +23,11 @@ extern atomic_t stp_exit_requested; /* 0 none, 1 requested, 2 reported */
 
 /* Per-CPU output buffer, one per context. */
 struct stp_print_buf {
+	u64 wait_budget_ns;        /* how long flushes of this hit may wait
+	                            * for relay space (begin/end only) */
 	size_t len;                /* bytes of output after hdr */
-	struct stp_relay_hdr hdr;  /* filled at flush time */
+	struct stp_relay_hdr hdr;  /* filled at flush time; data must follow
+	                            * it directly (one relay_write) */
 	char data[STP_PRINT_BUF_SIZE];
 };
 
@@ -62,6 +65,13 @@ void stp_transport_exit(void);
  * buffer as one unit (drops and counts it when the buffer is full).
  * Context: any; does not sleep. */
 void stp_relay_write(const void *data, size_t len);
+/* stp_relay_wait_room - busy-wait (udelay steps, preemption stays off)
+ * until this CPU's relay buffer can take a @len-byte record, @budget_ns
+ * is used up (it is decremented; 0 means do not wait) or the reader made
+ * no progress for a second (then *budget_ns becomes 0).  For begin/end
+ * probes, which may print more than the buffer holds while stapio drains
+ * it from another CPU.  Context: context held, preemption disabled. */
+void stp_relay_wait_room(size_t len, u64 *budget_ns);
 /* stp_relay_lost - records dropped so far. */
 unsigned int stp_relay_lost(void);
 /* stp_ctl_send - queue a control message for stapio.  Returns 0, or
@@ -70,6 +80,10 @@ unsigned int stp_relay_lost(void);
 int stp_ctl_send(u32 type, const void *payload, size_t len);
 /* stp_ctl_send_text - stp_ctl_send of a formatted text line. */
 void stp_ctl_send_text(u32 type, const char *fmt, ...) __printf(2, 3);
+
+#ifndef STP_END_FLUSH_WAIT_NS
+#define STP_END_FLUSH_WAIT_NS (10ULL * NSEC_PER_SEC) /* per begin/end hit */
+#endif
 
 /* ---- probes.c ---- */
 /* stp_probes_register - register timer and kprobe probes.  Returns 0 or

@@ -95,11 +95,17 @@ static inline int stp_action(struct stp_context *c, long n, const char *loc)
 /* stp_frame_push - allocate @size zeroed bytes for a probe's or function's
  * locals.  Returns NULL and records an error ("MAXNESTING exceeded" or
  * "out of context memory") when it cannot.  Frames are popped in LIFO
- * order with stp_frame_pop(c, same size). */
+ * order with stp_frame_pop(c, same size).  Each push increments
+ * c->nesting (each pop decrements it): a probe's frame plus MAXNESTING
+ * nested function frames fit.  Frames are 8-byte aligned; @size is in
+ * bytes and all frames share STP_CONTEXT_STACK bytes.
+ * Context: probe handler (context held); does not sleep. */
 void *stp_frame_push(struct stp_context *c, size_t size, const char *loc);
 void stp_frame_pop(struct stp_context *c, size_t size);
 
-/* ---- strings (all bounded by MAXSTRINGLEN, always NUL-terminated) ---- */
+/* ---- strings (all bounded by MAXSTRINGLEN, always NUL-terminated) ----
+ * None of these fails, sleeps or takes locks: usable in any context.
+ * @dst must not overlap the sources. */
 
 /* stp_strcpy - copy @src into @dst (MAXSTRINGLEN bytes), truncating. */
 void stp_strcpy(char *dst, const char *src);
@@ -116,7 +122,7 @@ void stp_long_to_str(char *dst, s64 v);
 
 /* stp_div / stp_mod - 64-bit signed division and remainder; a zero divisor
  * records "division by zero" at @loc and returns 0.  INT64_MIN / -1 is
- * INT64_MIN (no trap). */
+ * INT64_MIN (no trap); INT64_MIN % -1 is 0.  Context: any; no sleeping. */
 s64 stp_div(struct stp_context *c, s64 a, s64 b, const char *loc);
 s64 stp_mod(struct stp_context *c, s64 a, s64 b, const char *loc);
 
@@ -130,15 +136,24 @@ s64 stp_mod(struct stp_context *c, s64 a, s64 b, const char *loc);
 void stp_print(struct stp_context *c, const char *s, size_t len);
 /* stp_print_str - stp_print of a NUL-terminated string. */
 void stp_print_str(struct stp_context *c, const char *s);
-/* stp_printf - format with the kernel's vsnprintf and stp_print it. */
+/* stp_printf - format with the kernel's vsnprintf and stp_print it.  One
+ * call's output longer than STP_PRINT_BUF_SIZE - 1 bytes is truncated.
+ * Output that finds the relay buffer full is dropped and counted ("There
+ * were N transport failures" at the end); begin/end probes instead wait
+ * a bounded time for stapio to drain it.  Context: as stp_print. */
 void stp_printf(struct stp_context *c, const char *fmt, ...) __printf(2, 3);
 
 /* ---- run control ---- */
 
 /* stp_request_exit - ask for the end of the run (the script's exit()):
- * the end probes run soon after, in process context.  Context: any. */
+ * the end probes run soon after, in process context.  Only sets an atomic
+ * flag (stapio notices it within about 20 ms); never sleeps or wakes
+ * anything, so it is safe even in scheduler kprobes.  Other probes keep
+ * running until stapio's EXIT arrives.  Context: any. */
 void stp_request_exit(void);
-/* stp_warn - send "WARNING: ..." to stapio's stderr.  Context: any. */
+/* stp_warn - send "WARNING: <text>\n" to stapio's stderr (text truncated
+ * to about 300 bytes; dropped when the control queue is full).
+ * Context: any; does not sleep. */
 void stp_warn(const char *fmt, ...) __printf(1, 2);
 
 /* ---- global variables ---- */
@@ -156,10 +171,14 @@ struct stp_lock_req {
 };
 /* stp_lock_globals - take @n locks in array order.  Returns 1 on success;
  * 0 when one could not be taken (all taken ones are released, the probe
- * hit is counted as skipped and must not run). */
+ * hit is counted as skipped and must not run).  Each lock is tried up to
+ * MAXTRYLOCK times, TRYLOCKDELAY ns apart (busy-waiting, never sleeping).
+ * Exceeding MAXSKIPPED skipped hits ends the run with an error.
+ * Context: probe handler, preemption disabled. */
 int stp_lock_globals(struct stp_context *c, const struct stp_lock_req *reqs,
 		     int n);
-/* stp_unlock_globals - release what stp_lock_globals took. */
+/* stp_unlock_globals - release what stp_lock_globals took (same @reqs,
+ * @n), in reverse order.  Context: as stp_lock_globals. */
 void stp_unlock_globals(const struct stp_lock_req *reqs, int n);
 
 /* ---- the module description, defined by the generated code ---- */
@@ -189,9 +208,11 @@ struct stp_module_desc {
 	const struct stp_probe_desc *probes;
 	int nprobes;
 	/* init_globals - set globals to their initial values; runs once in
-	 * process context before any probe, may be NULL. */
+	 * process context before any probe (at module load, after module
+	 * parameters are set and locks initialised), may be NULL. */
 	void (*init_globals)(void);
-	/* globals_locks - every global's lock, initialised by the runtime. */
+	/* globals_locks - every global's lock, initialised by the runtime
+	 * at module load (before init_globals). */
 	struct stp_global_lock *locks;
 	int nlocks;
 };

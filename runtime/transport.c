@@ -9,13 +9,18 @@
 #include <linux/wait.h>
 #include <linux/poll.h>
 #include <linux/jiffies.h>
+#include <linux/delay.h>
+#include <linux/moduleparam.h>
 #include "stp_internal.h"
 
 #ifndef STP_RELAY_SUBBUF_SIZE
 #define STP_RELAY_SUBBUF_SIZE (128 * 1024)  /* bytes per sub-buffer */
 #endif
-#ifndef STP_RELAY_N_SUBBUFS
-#define STP_RELAY_N_SUBBUFS 8               /* sub-buffers per CPU */
+#ifndef STP_RELAY_BUFSIZE
+#define STP_RELAY_BUFSIZE (1024 * 1024)     /* default bytes per CPU */
+#endif
+#ifndef STP_RELAY_STALL_NS
+#define STP_RELAY_STALL_NS (1000ULL * NSEC_PER_MSEC) /* see wait_room */
 #endif
 #ifndef STP_CTL_QUEUE_SIZE
 #define STP_CTL_QUEUE_SIZE (32 * 1024)      /* bytes of queued messages */
@@ -25,6 +30,12 @@ static struct dentry *stp_top_dir;   /* debugfs "systemtap" */
 static struct dentry *stp_mod_dir;   /* systemtap/<module> */
 static struct rchan *stp_chan;
 static atomic_t stp_lost = ATOMIC_INIT(0);
+
+/* Relay buffer bytes per CPU (module parameter, e.g. staprun m.ko
+ * stp_bufsize=8388608); rounded down to whole sub-buffers, at least 2. */
+static unsigned int stp_bufsize = STP_RELAY_BUFSIZE;
+module_param(stp_bufsize, uint, 0444);
+MODULE_PARM_DESC(stp_bufsize, "relay buffer bytes per CPU");
 
 /* ---- relay ---- */
 
@@ -64,12 +75,47 @@ void stp_relay_write(const void *data, size_t len)
 		relay_write(stp_chan, data, len);
 }
 
+void stp_relay_wait_room(size_t len, u64 *budget_ns)
+{
+	struct rchan_buf *buf;
+	size_t consumed;
+	u64 stalled = 0;
+
+	if (!stp_chan || !*budget_ns)
+		return;
+	buf = *per_cpu_ptr(stp_chan->buf, smp_processor_id());
+	if (!buf)
+		return;
+	/* A record that needs the next sub-buffer while none is free (the
+	 * current one counts as not yet produced) waits for stapio, on
+	 * another CPU, to consume one: as long as it makes progress, up to
+	 * *budget_ns in all, or STP_RELAY_STALL_NS without progress. */
+	consumed = READ_ONCE(buf->subbufs_consumed);
+	while (buf->offset + len > stp_chan->subbuf_size &&
+	       READ_ONCE(buf->subbufs_produced) - consumed + 1 >=
+	       stp_chan->n_subbufs) {
+		if (*budget_ns < 20000 || stalled >= STP_RELAY_STALL_NS) {
+			*budget_ns = 0;   /* give up for the rest of this hit */
+			return;
+		}
+		udelay(20);
+		*budget_ns -= 20000;
+		stalled += 20000;
+		if (READ_ONCE(buf->subbufs_consumed) != consumed) {
+			consumed = READ_ONCE(buf->subbufs_consumed);
+			stalled = 0;
+		}
+	}
+}
+
 unsigned int stp_relay_lost(void)
 {
 	return atomic_read(&stp_lost);
 }
 
 /* ---- control channel: a byte queue of whole messages ---- */
+
+#define STP_CTL_RESERVE 1024
 
 static DEFINE_RAW_SPINLOCK(stp_ctl_lock);
 static char stp_ctl_queue[STP_CTL_QUEUE_SIZE];
@@ -95,7 +141,11 @@ int stp_ctl_send(u32 type, const void *payload, size_t len)
 		}
 		cpu_relax();
 	}
-	if (stp_ctl_len + sizeof(h) + len <= sizeof(stp_ctl_queue)) {
+	/* Text may not use the last STP_CTL_RESERVE bytes: the replies and
+	 * REQUEST_EXIT that stapio waits for must always fit. */
+	if (stp_ctl_len + sizeof(h) + len +
+	    (type == STP_MSG_WARNING || type == STP_MSG_ERROR ?
+	     STP_CTL_RESERVE : 0) <= sizeof(stp_ctl_queue)) {
 		memcpy(stp_ctl_queue + stp_ctl_len, &h, sizeof(h));
 		memcpy(stp_ctl_queue + stp_ctl_len + sizeof(h), payload, len);
 		stp_ctl_len += sizeof(h) + len;
@@ -151,8 +201,9 @@ void stp_request_exit(void)
 static void stp_ctl_check_exit(void)
 {
 	if (atomic_read(&stp_session_state) == STP_STATE_RUNNING &&
-	    atomic_cmpxchg(&stp_exit_requested, 1, 2) == 1)
-		stp_ctl_send(STP_MSG_REQUEST_EXIT, NULL, 0);
+	    atomic_cmpxchg(&stp_exit_requested, 1, 2) == 1 &&
+	    stp_ctl_send(STP_MSG_REQUEST_EXIT, NULL, 0) != 0)
+		atomic_set(&stp_exit_requested, 1);  /* retry next time */
 }
 
 static int stp_ctl_pending(void)
@@ -256,7 +307,9 @@ static int stp_ctl_open(struct inode *inode, struct file *file)
 {
 	if (atomic_cmpxchg(&stp_ctl_opened, 0, 1) != 0)
 		return -EBUSY;
-	return nonseekable_open(inode, file);
+	/* a stream: no f_pos lock, so that stapio can read replies in one
+	 * thread while another is inside a long START/EXIT write() */
+	return stream_open(inode, file);
 }
 
 static int stp_ctl_release(struct inode *inode, struct file *file)
@@ -309,7 +362,8 @@ int stp_transport_init(void)
 		return PTR_ERR(d);
 	}
 	stp_chan = relay_open(STP_RELAY_BASE, stp_mod_dir,
-			      STP_RELAY_SUBBUF_SIZE, STP_RELAY_N_SUBBUFS,
+			      STP_RELAY_SUBBUF_SIZE,
+			      max_t(size_t, 2, stp_bufsize / STP_RELAY_SUBBUF_SIZE),
 			      &stp_relay_cb, NULL);
 	if (!stp_chan) {
 		stp_transport_exit();

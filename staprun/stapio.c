@@ -23,6 +23,8 @@
 #include <poll.h>
 #include <dirent.h>
 #include <time.h>
+#include <pthread.h>
+#include <sched.h>
 #include "../runtime/stp_transport_msgs.h"
 
 #define DEBUGFS "/sys/kernel/debug"
@@ -102,6 +104,58 @@ static void send_cmd(uint32_t type)
 	if (n != (ssize_t)sizeof(h))
 		die("writing the control channel failed: %s",
 		    n < 0 ? strerror(errno) : "short write");
+}
+
+/* START and EXIT make the module run begin/end probes inside the write():
+ * send them from a helper thread so that the main loop keeps draining the
+ * relay buffers meanwhile (end probes may print more than they hold). */
+static void *cmd_thread(void *arg)
+{
+	send_cmd((uint32_t)(uintptr_t)arg);
+	return NULL;
+}
+
+static cpu_set_t cmd_cpus;     /* where the command thread may run */
+static int cmd_cpus_set;
+
+/* Keep the reading (main) thread and the thread running begin/end probes
+ * on different CPUs: the probes run with preemption disabled, so a reader
+ * stuck behind them on the same CPU could not drain their output. */
+static void split_cpus(void)
+{
+	cpu_set_t all, one;
+	int cpu, reader = -1, n = 0;
+
+	if (sched_getaffinity(0, sizeof(all), &all) != 0)
+		return;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &all) && n++ == 0)
+			reader = cpu;
+	if (n < 2)
+		return;
+	CPU_ZERO(&one);
+	CPU_SET(reader, &one);
+	if (sched_setaffinity(0, sizeof(one), &one) != 0)
+		return;
+	cmd_cpus = all;
+	CPU_CLR(reader, &cmd_cpus);
+	cmd_cpus_set = 1;
+	if (verbose)
+		fprintf(stderr, "stapio: reading on CPU %d\n", reader);
+}
+
+static void send_cmd_async(uint32_t type)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	if (cmd_cpus_set)
+		pthread_attr_setaffinity_np(&attr, sizeof(cmd_cpus), &cmd_cpus);
+	if (pthread_create(&t, &attr, cmd_thread, (void *)(uintptr_t)type) != 0)
+		send_cmd(type);
+	pthread_attr_destroy(&attr);
 }
 
 enum { EV_NONE = 0, EV_START = 1, EV_REQUEST_EXIT = 2, EV_EXIT = 4 };
@@ -360,7 +414,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "stapio: %s: %zu relay files; starting\n",
 			modname, nstreams);
 
-	send_cmd(STP_MSG_START);
+	split_cpus();
+	send_cmd_async(STP_MSG_START);
 	while (!done) {
 		struct pollfd pfd = { .fd = cmd_fd, .events = POLLIN };
 		int ev;
@@ -384,11 +439,8 @@ int main(int argc, char **argv)
 		    ((ev & EV_REQUEST_EXIT) || got_signal)) {
 			if (verbose)
 				fprintf(stderr, "stapio: sending EXIT\n");
-			read_streams();
-			emit(0);
 			exit_sent = 1;
-			send_cmd(STP_MSG_EXIT);
-			continue;          /* the reply is queued by now */
+			send_cmd_async(STP_MSG_EXIT);
 		}
 		read_streams();
 		emit(0);

@@ -18,6 +18,8 @@
 #include <signal.h>
 #include <time.h>
 #include <sys/stat.h>
+#include <sys/mount.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <sys/syscall.h>
 
@@ -116,6 +118,20 @@ static int remove_module(const char *name)
 	return -errno;
 }
 
+/* stapio needs debugfs at /sys/kernel/debug: mount it when it is not. */
+static void ensure_debugfs(void)
+{
+	struct statfs sfs;
+
+	if (statfs("/sys/kernel/debug", &sfs) == 0 &&
+	    sfs.f_type == 0x64626720 /* DEBUGFS_MAGIC */)
+		return;
+	if (mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL) != 0 &&
+	    verbose)
+		fprintf(stderr, "staprun: mounting debugfs failed: %s\n",
+			strerror(errno));
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: staprun [-v] [-o FILE] MODULE.ko [name=value ...]\n");
@@ -175,6 +191,7 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 
+	ensure_debugfs();
 	if (verbose)
 		fprintf(stderr, "staprun: inserting %s as %s\n", kopath, name);
 	rc = insert_module(kopath, params);

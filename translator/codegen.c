@@ -244,13 +244,10 @@ static int gen_script_function(struct session *s, struct strbuf *o,
 		strbuf_add(o, "\ts64 ret = 0;\n");
 	else
 		strbuf_add(o, "\tret[0] = '\\0';\n");
-	strbuf_printf(o, "\tif (unlikely(++c->nesting > MAXNESTING)) {\n"
-		      "\t\tstp_error(c, \"MAXNESTING exceeded\", %s);\n"
-		      "\t\tc->nesting--;\n\t\treturn%s;\n\t}\n", l,
-		      str ? "" : " 0");
+	/* stp_frame_push counts the nesting depth against MAXNESTING */
 	strbuf_printf(o, "\tf = stp_frame_push(c, sizeof(*f), %s);\n"
-		      "\tif (unlikely(!f)) {\n\t\tc->nesting--;\n\t\treturn%s;\n"
-		      "\t}\n", l, str ? "" : " 0");
+		      "\tif (unlikely(!f))\n\t\treturn%s;\n", l,
+		      str ? "" : " 0");
 	for (i = 0; i < fn->params.n; i++) {
 		struct sym *p = fn->params.items[i];
 		if (p->type == TYPE_STRING)
@@ -260,7 +257,7 @@ static int gen_script_function(struct session *s, struct strbuf *o,
 			strbuf_printf(o, "\tf->l_%s = a_%s;\n", p->name, p->name);
 	}
 	strbuf_printf(o, "%s\tgoto out;\nout:\n\tstp_frame_pop(c, sizeof(*f));\n"
-		      "\tc->nesting--;\n\treturn%s;\n}\n\n", strbuf_str(&body),
+		      "\treturn%s;\n}\n\n", strbuf_str(&body),
 		      str ? "" : " ret");
 	free(body.s);
 	free(g.frame.s);

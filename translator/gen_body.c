@@ -283,6 +283,13 @@ static char *gen_assign(struct gen *g, struct expr *e)
 	b = gen_expr(g, e->b);
 	l = gen_lvalue(g, e->a);
 	if (e->a->type == TYPE_STRING) {
+		if (strcmp(l, b) == 0 && e->op == OP_CONCAT) {
+			/* s .= s: the runtime's copies must not overlap */
+			char *t = new_temp(g, TYPE_STRING);
+			emit(g, "stp_strcpy(%s, %s);", t, b);
+			free(b);
+			b = t;
+		}
 		if (strcmp(l, b) != 0)
 			emit(g, "%s(%s, %s);", e->op == OP_CONCAT ?
 			     "stp_strcat" : "stp_strcpy", l, b);

@@ -19,14 +19,27 @@
  *   6 badprobe: probe kernel.function("no_such_function_xyz") { }   (start fails)
  *              probe kernel.function("no_such_function_abc")? { }  (optional)
  *              probe begin { warn("begin of badprobe must not run") }
+ *   7 sched:   global w, wr, k
+ *              probe kernel.function("try_to_wake_up") { w++; if (w % 500 == 0) printf("w %d\n", w)
+ *                                                       if (w == 5000) { warn("5000 wakeups"); exit() } }
+ *              probe kernel.function("try_to_wake_up").return { wr++ }
+ *              probe timer.ms(1) { k++ }
+ *              probe end { printf("end w>=5000:%d wr>0:%d k>0:%d\n", w >= 5000, wr > 0, k > 0) }
+ *   8 timererr: global k
+ *              probe timer.ms(10) { k++; printf("k %d\n", k); if (k == 3) println(1 / (k - 3)) }
+ *              probe end { printf("end k=%d\n", k) }
+ *   9 bigend:  probe begin { println("begin") }
+ *              probe end { for (i = 1; i <= 40000; i++) printf("e %d %s\n", i, PAD) }
  */
 #include "stp_runtime.h"
 
 #ifndef SCENARIO
 #define SCENARIO 1
+
 #endif
 
 #define EXECNAME_IS(s) (strncmp(current->comm, (s), TASK_COMM_LEN) == 0)
+#define PAD "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz"
 
 #if SCENARIO == 1
 static void probe_0_begin(struct stp_context *c)
@@ -165,8 +178,8 @@ const struct stp_module_desc stp_module = {
 	.script_name = "div.stp", .probes = probes, .nprobes = 2,
 };
 
+
 #elif SCENARIO == 5
-#define PAD "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmnopqrstuvwxyz"
 static s64 g_t, g_r;
 static struct stp_global_lock locks[2];
 static const struct stp_lock_req l_t[] = { { &locks[0], 1 } };
@@ -248,5 +261,128 @@ static const struct stp_probe_desc probes[] = {
 };
 const struct stp_module_desc stp_module = {
 	.script_name = "bad.stp", .probes = probes, .nprobes = 3,
+};
+
+#elif SCENARIO == 7
+static s64 g_w, g_wr, g_k;
+static struct stp_global_lock locks[3];
+static const struct stp_lock_req l_w[] = { { &locks[0], 1 } };
+static const struct stp_lock_req l_wr[] = { { &locks[1], 1 } };
+static const struct stp_lock_req l_k[] = { { &locks[2], 1 } };
+static const struct stp_lock_req l_end[] = { { &locks[0], 0 }, { &locks[1], 0 }, { &locks[2], 0 } };
+
+static void probe_0_ttwu(struct stp_context *c)
+{
+	if (!stp_lock_globals(c, l_w, 1))
+		return;
+	g_w++;
+	if (stp_mod(c, g_w, 500, "sched.stp:1:60") == 0)
+		stp_printf(c, "w %lld\n", (long long)g_w);
+	if (g_w == 5000) {
+		stp_warn("5000 wakeups");
+		stp_request_exit();
+	}
+	stp_unlock_globals(l_w, 1);
+}
+static void probe_1_ttwu_ret(struct stp_context *c)
+{
+	if (!stp_lock_globals(c, l_wr, 1))
+		return;
+	g_wr++;
+	stp_unlock_globals(l_wr, 1);
+}
+static void probe_2_timer(struct stp_context *c)
+{
+	if (!stp_lock_globals(c, l_k, 1))
+		return;
+	g_k++;
+	stp_unlock_globals(l_k, 1);
+}
+static void probe_3_end(struct stp_context *c)
+{
+	if (!stp_lock_globals(c, l_end, 3))
+		return;
+	stp_printf(c, "end w>=5000:%d wr>0:%d k>0:%d\n", g_w >= 5000, g_wr > 0,
+		   g_k > 0);
+	stp_unlock_globals(l_end, 3);
+}
+static const struct stp_probe_desc probes[] = {
+	{ .kind = STP_PROBE_KPROBE, .pp = "kernel.function(\"try_to_wake_up\")",
+	  .loc = "sched.stp:1:1", .handler = probe_0_ttwu, .symbol = "try_to_wake_up" },
+	{ .kind = STP_PROBE_KPROBE, .pp = "kernel.function(\"try_to_wake_up\").return",
+	  .loc = "sched.stp:2:1", .handler = probe_1_ttwu_ret,
+	  .symbol = "try_to_wake_up", .is_return = 1, .maxactive = 64 },
+	{ .kind = STP_PROBE_TIMER, .pp = "timer.ms(1)", .loc = "sched.stp:3:1",
+	  .handler = probe_2_timer, .period_ns = 1000000ULL },
+	{ .kind = STP_PROBE_END, .pp = "end", .loc = "sched.stp:4:1",
+	  .handler = probe_3_end },
+};
+const struct stp_module_desc stp_module = {
+	.script_name = "sched.stp", .probes = probes, .nprobes = 4,
+	.locks = locks, .nlocks = 3,
+};
+
+#elif SCENARIO == 8
+static s64 g_k;
+static struct stp_global_lock locks[1];
+static const struct stp_lock_req l_k[] = { { &locks[0], 1 } };
+static const struct stp_lock_req l_end[] = { { &locks[0], 0 } };
+
+static void probe_0_timer(struct stp_context *c)
+{
+	s64 q;
+
+	if (!stp_lock_globals(c, l_k, 1))
+		return;
+	g_k++;
+	stp_printf(c, "k %lld\n", (long long)g_k);
+	if (g_k == 3) {
+		q = stp_div(c, 1, g_k - 3, "timererr.stp:1:70");
+		if (c->error)
+			goto out;
+		stp_printf(c, "%lld\n", (long long)q);
+	}
+out:
+	stp_unlock_globals(l_k, 1);
+}
+static void probe_1_end(struct stp_context *c)
+{
+	if (!stp_lock_globals(c, l_end, 1))
+		return;
+	stp_printf(c, "end k=%lld\n", (long long)g_k);
+	stp_unlock_globals(l_end, 1);
+}
+static const struct stp_probe_desc probes[] = {
+	{ .kind = STP_PROBE_TIMER, .pp = "timer.ms(10)", .loc = "timererr.stp:1:1",
+	  .handler = probe_0_timer, .period_ns = 10000000ULL },
+	{ .kind = STP_PROBE_END, .pp = "end", .loc = "timererr.stp:2:1",
+	  .handler = probe_1_end },
+};
+const struct stp_module_desc stp_module = {
+	.script_name = "timererr.stp", .probes = probes, .nprobes = 2,
+	.locks = locks, .nlocks = 1,
+};
+
+#elif SCENARIO == 9
+static void probe_0_begin(struct stp_context *c)
+{
+	stp_print_str(c, "begin\n");
+	stp_request_exit();
+}
+static void probe_1_end(struct stp_context *c)
+{
+	int i;
+
+	for (i = 1; i <= 40000; i++)
+		stp_printf(c, "e %d %s\n", i, PAD);
+}
+static const struct stp_probe_desc probes[] = {
+	{ .kind = STP_PROBE_BEGIN, .pp = "begin", .loc = "bigend.stp:1:1",
+	  .handler = probe_0_begin },
+	{ .kind = STP_PROBE_END, .pp = "end", .loc = "bigend.stp:2:1",
+	  .handler = probe_1_end },
+};
+const struct stp_module_desc stp_module = {
+	.script_name = "bigend.stp", .probes = probes, .nprobes = 2,
 };
 #endif
