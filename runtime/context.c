@@ -75,6 +75,10 @@ void stp_run_probe(const struct stp_probe_desc *p, struct pt_regs *regs,
 	smp_mb__after_atomic();
 	if (atomic_read(&stp_session_state) != want)
 		goto out;
+	/* After exit() (or too many errors) only end probes run, as in
+	 * SystemTap: the run is already stopping. */
+	if (want != STP_STATE_STOPPING && atomic_read(&stp_exit_requested))
+		goto out;
 
 	preempt_disable();
 	sc = stp_cpus[smp_processor_id()];

@@ -10,7 +10,9 @@
  * clean run, 1 when the module could not start or reported an error.
  * Protocol: runtime/stp_transport_msgs.h.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>

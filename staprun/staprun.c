@@ -8,7 +8,9 @@
  * always removes the module.  Exits with stapio's status (1 if it was
  * killed or anything else failed).
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,0 +1,169 @@
+/* context.c - per-CPU probe contexts, the common probe-hit path and the
+ * frame arena of script locals. */
+#include <linux/module.h>
+#include <linux/vmalloc.h>
+#include <linux/slab.h>
+#include <linux/delay.h>
+#include <linux/preempt.h>
+#include "stp_internal.h"
+
+/* Everything one CPU needs for a probe hit; allocated once at module
+ * load, never on the stack. */
+struct stp_cpu {
+	atomic_t busy;             /* 1 while a handler owns ctx */
+	struct stp_print_buf pb;   /* this hit's output */
+	struct stp_context ctx;
+};
+
+static struct stp_cpu **stp_cpus;  /* [nr_cpu_ids], NULL if not possible */
+static atomic_t stp_probes_running = ATOMIC_INIT(0);
+
+int stp_contexts_alloc(void)
+{
+	int cpu;
+
+	stp_cpus = kcalloc(nr_cpu_ids, sizeof(*stp_cpus), GFP_KERNEL);
+	if (!stp_cpus)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		stp_cpus[cpu] = vzalloc(sizeof(struct stp_cpu));
+		if (!stp_cpus[cpu]) {
+			stp_contexts_free();
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+void stp_contexts_free(void)
+{
+	unsigned int cpu;
+
+	if (!stp_cpus)
+		return;
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		vfree(stp_cpus[cpu]);
+	kfree(stp_cpus);
+	stp_cpus = NULL;
+}
+
+struct stp_print_buf *stp_print_buf_of(struct stp_context *c)
+{
+	return &container_of(c, struct stp_cpu, ctx)->pb;
+}
+
+/* Report once that MAXSKIPPED was exceeded and end the run. */
+static void stp_check_skipped(void)
+{
+	static atomic_t reported = ATOMIC_INIT(0);
+
+	if (atomic_read(&stp_skipped) > MAXSKIPPED &&
+	    atomic_cmpxchg(&reported, 0, 1) == 0) {
+		stp_ctl_send_text(STP_MSG_ERROR,
+			"ERROR: Skipped too many probes, check MAXSKIPPED\n");
+		stp_request_exit();
+	}
+}
+
+void stp_run_probe(const struct stp_probe_desc *p, struct pt_regs *regs,
+		   int want)
+{
+	struct stp_cpu *sc;
+	struct stp_context *c;
+
+	atomic_inc(&stp_probes_running);
+	smp_mb__after_atomic();
+	if (atomic_read(&stp_session_state) != want)
+		goto out;
+	/* After exit() (or too many errors) only end probes run, as in
+	 * SystemTap: the run is already stopping. */
+	if (want != STP_STATE_STOPPING && atomic_read(&stp_exit_requested))
+		goto out;
+
+	preempt_disable();
+	sc = stp_cpus[smp_processor_id()];
+	if (atomic_cmpxchg(&sc->busy, 0, 1) != 0) {
+		/* a probe hit inside a probe hit on this CPU */
+		atomic_inc(&stp_skipped);
+		preempt_enable();
+		goto out;
+	}
+	c = &sc->ctx;
+	c->probe = p;
+	c->regs = regs;
+	c->error = NULL;
+	c->error_loc = NULL;
+	c->actions = 0;
+	c->nesting = 0;
+	c->frame_used = 0;
+	sc->pb.len = 0;
+	/* begin/end run in stapio's process: let their flushes wait for
+	 * stapio to drain the relay when it runs on another CPU */
+	sc->pb.wait_budget_ns = (want != STP_STATE_RUNNING &&
+				 num_online_cpus() > 1) ?
+		STP_END_FLUSH_WAIT_NS : 0;
+
+	p->handler(c);
+
+	stp_print_flush(c);
+	if (c->error) {
+		stp_ctl_send_text(STP_MSG_ERROR, "ERROR: %s near %s\n",
+				  c->error, c->error_loc ? c->error_loc :
+				  (p->loc ? p->loc : p->pp));
+		if (atomic_inc_return(&stp_errors) > MAXERRORS)
+			stp_request_exit();
+	}
+	atomic_set_release(&sc->busy, 0);
+	preempt_enable();
+out:
+	stp_check_skipped();
+	smp_mb__before_atomic();
+	atomic_dec(&stp_probes_running);
+}
+
+void stp_wait_probes_idle(void)
+{
+	synchronize_rcu();
+	while (atomic_read(&stp_probes_running) > 0)
+		msleep(1);
+}
+
+/**
+ * stp_frame_push - see stp_runtime.h.  Each push counts one nesting level
+ * (c->nesting): the probe body's frame plus up to MAXNESTING nested
+ * function frames fit.  Frames are 8-byte aligned and zeroed.
+ * Context: probe handler; does not sleep.
+ */
+void *stp_frame_push(struct stp_context *c, size_t size, const char *loc)
+{
+	size_t sz = ALIGN(size, 8);
+	void *p;
+
+	if (c->nesting > MAXNESTING) {
+		stp_error(c, "MAXNESTING exceeded", loc);
+		return NULL;
+	}
+	if (sz > STP_CONTEXT_STACK - c->frame_used) {
+		stp_error(c, "out of context memory", loc);
+		return NULL;
+	}
+	p = c->frames + c->frame_used;
+	c->frame_used += sz;
+	c->nesting++;
+	memset(p, 0, size);
+	return p;
+}
+
+/**
+ * stp_frame_pop - release the most recent frame of @size bytes (the size
+ * given to the matching stp_frame_push).  Context: probe handler.
+ */
+void stp_frame_pop(struct stp_context *c, size_t size)
+{
+	size_t sz = ALIGN(size, 8);
+
+	if (WARN_ON_ONCE(sz > c->frame_used || c->nesting <= 0))
+		return;
+	c->frame_used -= sz;
+	c->nesting--;
+}

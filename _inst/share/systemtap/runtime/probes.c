@@ -1,0 +1,189 @@
+/* probes.c - registration of timer (hrtimer) and kprobe/kretprobe probes,
+ * and running begin/end probes. */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/hrtimer.h>
+#include <linux/kprobes.h>
+#include "stp_internal.h"
+
+/* Run-time state of one probe of the table. */
+struct stp_probe_rt {
+	const struct stp_probe_desc *p;
+	int registered;
+	union {
+		struct hrtimer timer;
+		struct kprobe kp;
+		struct kretprobe krp;
+	} u;
+};
+
+static struct stp_probe_rt *stp_rt;   /* [stp_module.nprobes] */
+
+static enum hrtimer_restart stp_timer_fn(struct hrtimer *t)
+{
+	struct stp_probe_rt *r = container_of(t, struct stp_probe_rt, u.timer);
+
+	stp_run_probe(r->p, NULL, STP_STATE_RUNNING);
+	hrtimer_forward_now(t, ns_to_ktime(r->p->period_ns));
+	return HRTIMER_RESTART;
+}
+
+static int stp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct stp_probe_rt *r = container_of(kp, struct stp_probe_rt, u.kp);
+
+	stp_run_probe(r->p, regs, STP_STATE_RUNNING);
+	return 0;
+}
+
+static int stp_kretprobe_fn(struct kretprobe_instance *ri,
+			    struct pt_regs *regs)
+{
+	struct kretprobe *krp = get_kretprobe(ri);
+	struct stp_probe_rt *r;
+
+	if (!krp)
+		return 0;
+	r = container_of(krp, struct stp_probe_rt, u.krp);
+	stp_run_probe(r->p, regs, STP_STATE_RUNNING);
+	return 0;
+}
+
+static int stp_register_one(struct stp_probe_rt *r)
+{
+	const struct stp_probe_desc *p = r->p;
+	int rc;
+
+	switch (p->kind) {
+	case STP_PROBE_TIMER:
+		if (!p->period_ns)
+			return -EINVAL;
+		hrtimer_init(&r->u.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+		r->u.timer.function = stp_timer_fn;
+		hrtimer_start(&r->u.timer, ns_to_ktime(p->period_ns),
+			      HRTIMER_MODE_REL);
+		return 0;
+	case STP_PROBE_KPROBE:
+		if (!p->symbol)
+			return -EINVAL;
+		if (p->is_return) {
+			memset(&r->u.krp, 0, sizeof(r->u.krp));
+			r->u.krp.kp.symbol_name = p->symbol;
+			r->u.krp.kp.offset = p->offset;
+			r->u.krp.handler = stp_kretprobe_fn;
+			r->u.krp.maxactive = p->maxactive;
+			rc = register_kretprobe(&r->u.krp);
+		} else {
+			memset(&r->u.kp, 0, sizeof(r->u.kp));
+			r->u.kp.symbol_name = p->symbol;
+			r->u.kp.offset = p->offset;
+			r->u.kp.pre_handler = stp_kprobe_pre;
+			rc = register_kprobe(&r->u.kp);
+		}
+		return rc;
+	default:
+		return 0;
+	}
+}
+
+int stp_probes_register(void)
+{
+	int i, rc;
+
+	stp_rt = kcalloc(max(stp_module.nprobes, 1), sizeof(*stp_rt),
+			 GFP_KERNEL);
+	if (!stp_rt)
+		return -ENOMEM;
+	for (i = 0; i < stp_module.nprobes; i++) {
+		struct stp_probe_rt *r = &stp_rt[i];
+
+		r->p = &stp_module.probes[i];
+		if (r->p->kind != STP_PROBE_TIMER &&
+		    r->p->kind != STP_PROBE_KPROBE)
+			continue;
+		rc = stp_register_one(r);
+		if (rc == 0) {
+			r->registered = 1;
+			continue;
+		}
+		if (r->p->optional)
+			continue;
+		stp_ctl_send_text(STP_MSG_ERROR,
+			"ERROR: probe %s registration failed (rc %d) near %s\n",
+			r->p->pp ? r->p->pp : "?", rc,
+			r->p->loc ? r->p->loc : "?");
+		stp_probes_unregister();
+		return rc;
+	}
+	return 0;
+}
+
+void stp_probes_unregister(void)
+{
+	struct kprobe **kps;
+	struct kretprobe **krps;
+	int i, nk = 0, nr = 0;
+
+	if (!stp_rt)
+		return;
+	/* Timers first: hrtimer_cancel waits for a running callback. */
+	for (i = 0; i < stp_module.nprobes; i++) {
+		struct stp_probe_rt *r = &stp_rt[i];
+
+		if (r->registered && r->p->kind == STP_PROBE_TIMER) {
+			hrtimer_cancel(&r->u.timer);
+			r->registered = 0;
+		}
+	}
+	kps = kcalloc(max(stp_module.nprobes, 1), sizeof(*kps), GFP_KERNEL);
+	krps = kcalloc(max(stp_module.nprobes, 1), sizeof(*krps), GFP_KERNEL);
+	for (i = 0; i < stp_module.nprobes; i++) {
+		struct stp_probe_rt *r = &stp_rt[i];
+
+		if (!r->registered || r->p->kind != STP_PROBE_KPROBE)
+			continue;
+		if (r->p->is_return) {
+			if (krps)
+				krps[nr++] = &r->u.krp;
+			else
+				unregister_kretprobe(&r->u.krp);
+		} else {
+			if (kps)
+				kps[nk++] = &r->u.kp;
+			else
+				unregister_kprobe(&r->u.kp);
+		}
+	}
+	/* One grace period per batch instead of one per probe. */
+	if (nk)
+		unregister_kprobes(kps, nk);
+	if (nr)
+		unregister_kretprobes(krps, nr);
+	kfree(kps);
+	kfree(krps);
+	for (i = 0; i < stp_module.nprobes; i++) {
+		struct stp_probe_rt *r = &stp_rt[i];
+
+		if (!r->registered)
+			continue;
+		/* hits the kernel could not run us for count as skipped */
+		if (r->p->is_return)
+			atomic_add(r->u.krp.nmissed + r->u.krp.kp.nmissed,
+				   &stp_skipped);
+		else
+			atomic_add(r->u.kp.nmissed, &stp_skipped);
+		r->registered = 0;
+	}
+	stp_wait_probes_idle();
+	kfree(stp_rt);
+	stp_rt = NULL;
+}
+
+void stp_run_kind(enum stp_probe_kind kind, int want)
+{
+	int i;
+
+	for (i = 0; i < stp_module.nprobes; i++)
+		if (stp_module.probes[i].kind == kind)
+			stp_run_probe(&stp_module.probes[i], NULL, want);
+}

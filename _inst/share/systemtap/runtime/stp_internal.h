@@ -1,0 +1,112 @@
+/* stp_internal.h - declarations shared between the runtime's own .c files.
+ * Generated code does not include this; it uses stp_runtime.h only. */
+#ifndef STP_INTERNAL_H
+#define STP_INTERNAL_H
+
+#include "stp_runtime.h"
+#include "stp_transport_msgs.h"
+#include <linux/atomic.h>
+
+/* Session states (stp_session_state). */
+enum stp_state {
+	STP_STATE_LOADED,          /* module inserted, waiting for START */
+	STP_STATE_STARTING,        /* registering probes, running begin */
+	STP_STATE_RUNNING,         /* probes fire */
+	STP_STATE_STOPPING,        /* unregistering, running end probes */
+	STP_STATE_STOPPED,         /* done; only removal is left */
+};
+
+extern atomic_t stp_session_state;
+extern atomic_t stp_errors;        /* probe hits that ended in an error */
+extern atomic_t stp_skipped;       /* probe hits not run */
+extern atomic_t stp_exit_requested; /* 0 none, 1 requested, 2 reported */
+
+/* Per-CPU output buffer, one per context. */
+struct stp_print_buf {
+	u64 wait_budget_ns;        /* how long flushes of this hit may wait
+	                            * for relay space (begin/end only) */
+	size_t len;                /* bytes of output after hdr */
+	struct stp_relay_hdr hdr;  /* filled at flush time; data must follow
+	                            * it directly (one relay_write) */
+	char data[STP_PRINT_BUF_SIZE];
+};
+
+/* ---- context.c ---- */
+/* stp_contexts_alloc - allocate one context (and print buffer) per
+ * possible CPU.  Returns 0 or -ENOMEM.  Process context; may sleep. */
+int stp_contexts_alloc(void);
+/* stp_contexts_free - free them; no probe may be running. */
+void stp_contexts_free(void);
+/* stp_run_probe - run @p's handler on this CPU's context if the session
+ * is in state @want (RUNNING for event probes, STARTING for begin,
+ * STOPPING for end): handles busy/skip accounting, error reporting,
+ * MAXERRORS/MAXSKIPPED and the output flush.  @regs may be NULL.
+ * Context: any; does not sleep; disables preemption itself. */
+void stp_run_probe(const struct stp_probe_desc *p, struct pt_regs *regs,
+		   int want);
+/* stp_wait_probes_idle - wait (sleeping) until no handler is running.
+ * Process context. */
+void stp_wait_probes_idle(void);
+/* stp_print_buf_of - the print buffer belonging to context @c. */
+struct stp_print_buf *stp_print_buf_of(struct stp_context *c);
+
+/* ---- print.c ---- */
+/* stp_print_flush - send @c's buffered output to the relay as one record
+ * and empty the buffer.  Context: context held, preemption disabled. */
+void stp_print_flush(struct stp_context *c);
+
+/* ---- transport.c ---- */
+/* stp_transport_init - create the debugfs dir, .cmd and relay files.
+ * Returns 0 or -errno.  Process context. */
+int stp_transport_init(void);
+/* stp_transport_exit - remove them.  Process context. */
+void stp_transport_exit(void);
+/* stp_relay_write - append @len bytes at @data to this CPU's relay
+ * buffer as one unit (drops and counts it when the buffer is full).
+ * Context: any; does not sleep. */
+void stp_relay_write(const void *data, size_t len);
+/* stp_relay_wait_room - busy-wait (udelay steps, preemption stays off)
+ * until this CPU's relay buffer can take a @len-byte record, @budget_ns
+ * is used up (it is decremented; 0 means do not wait) or the reader made
+ * no progress for a second (then *budget_ns becomes 0).  For begin/end
+ * probes, which may print more than the buffer holds while stapio drains
+ * it from another CPU.  Context: context held, preemption disabled. */
+void stp_relay_wait_room(size_t len, u64 *budget_ns);
+/* stp_relay_lost - records dropped so far. */
+unsigned int stp_relay_lost(void);
+/* stp_ctl_send - queue a control message for stapio.  Returns 0, or
+ * -ENOSPC when the queue is full (the message is dropped).
+ * Context: any; does not sleep and does not wake readers (they poll). */
+int stp_ctl_send(u32 type, const void *payload, size_t len);
+/* stp_ctl_send_text - stp_ctl_send of a formatted text line. */
+void stp_ctl_send_text(u32 type, const char *fmt, ...) __printf(2, 3);
+
+#ifndef STP_END_FLUSH_WAIT_NS
+#define STP_END_FLUSH_WAIT_NS (10ULL * NSEC_PER_SEC) /* per begin/end hit */
+#endif
+
+/* ---- probes.c ---- */
+/* stp_probes_register - register timer and kprobe probes.  Returns 0 or
+ * -errno of the first non-optional failure (then nothing stays
+ * registered) after reporting it with stp_ctl_send_text.  Process
+ * context; sleeps. */
+int stp_probes_register(void);
+/* stp_probes_unregister - unregister what is registered and wait for
+ * their handlers to finish.  Idempotent.  Process context; sleeps. */
+void stp_probes_unregister(void);
+/* stp_run_kind - run every probe of @kind (begin/end) in table order in
+ * the calling process, with state @want. */
+void stp_run_kind(enum stp_probe_kind kind, int want);
+
+/* ---- locks.c ---- */
+void stp_locks_init(void);
+
+/* ---- module.c ---- */
+/* stp_session_start - the START command.  Returns the status to report.
+ * stp_session_stop - the EXIT command (@run_end: run end probes and
+ * report; 0 when stapio went away).  Both serialize on a mutex; process
+ * context; sleep. */
+int stp_session_start(void);
+void stp_session_stop(int run_end);
+
+#endif
