@@ -155,7 +155,8 @@ static int kernel_identity(struct stp_hash *h, const char *build)
 {
 	static const char *const files[] = {
 		".config", "Module.symvers", "include/generated/utsrelease.h",
-		"include/generated/compile.h", "include/config/kernel.release",
+		"include/generated/compile.h", "include/generated/utsversion.h",
+		"include/config/kernel.release",
 	};
 	char *p = xasprintf("%s/vmlinux", build);
 	int i, rc = 0, have_id = vmlinux_build_id(h, p);
