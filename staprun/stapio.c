@@ -70,6 +70,7 @@ static uint64_t next_seq = 1;
 static long long gap_since_ms = -1;
 static int error_seen;
 static int detached;           /* -L: leave the module loaded */
+static int owned;              /* .cmd opened: the module is ours to remove */
 static unsigned probes_started; /* from the START reply */
 
 /* ---- output files: -o with -S rotation, -b bulk ---- */
@@ -479,7 +480,7 @@ static void cleanup(void)
 	size_t i;
 	int rc;
 
-	if (!modname || detached)
+	if (!modname || detached || !owned)
 		return;
 	if (cmd_fd >= 0)
 		close(cmd_fd);      /* stops the probes if EXIT was not sent */
@@ -614,10 +615,9 @@ int main(int argc, char **argv)
 	if (cmd_fd < 0) {
 		if (errno == EBUSY)
 			die("module %s is in use by another stapio", modname);
-		if (attach)
-			modname = NULL;   /* not ours to remove */
 		die("cannot open %s: %s", path, strerror(errno));
 	}
+	owned = 1;
 	open_streams(dir);
 	if (verbose)
 		fprintf(stderr, "stapio: %s: %zu relay files; %s\n", modname,
