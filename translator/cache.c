@@ -186,6 +186,11 @@ int cache_key(struct session *s, char hex[65])
 	if (!h)
 		return -1;
 	hash_add_str(h, STAP_CACHE_VERSION);
+	/* the translator itself: any rebuild of stap (a code generator
+	 * change without a version bump) is a new key */
+	hash_add_str(h, "translator");
+	if (hash_add_file(h, "/proc/self/exe") < 0)
+		rc = -1;
 	hash_add_str(h, "script");
 	hash_add_str(h, s->script_text);
 	hash_add_str(h, "args");

@@ -27,7 +27,8 @@
 char *cache_dir(void);
 
 /* cache_key - compute the cache key of @s after pass 2 into @hex (65
- * bytes: 64 hex digits + NUL).  Hashed: the translator version, the
+ * bytes: 64 hex digits + NUL).  Hashed: the translator version and its
+ * executable's contents, the
  * script, its arguments, every tapset file loaded (-I ones included),
  * the runtime sources' contents, the kernel release, the kernel build's
  * identity (see kernel_identity() in cache.c), the architecture, and the
