@@ -194,6 +194,9 @@ static char *cache_after_pass4(struct session *s, char *ko)
 	return c;
 }
 
+/* -G NAME=VALUE: module parameters, given to staprun after the module. */
+static struct vec module_params;
+
 /* run_staprun - pass 5: run staprun on @ko and return its exit status.
  * stap ignores SIGINT (the terminal sends it to staprun and stapio too,
  * which end the run cleanly) and forwards SIGTERM/SIGHUP. */
@@ -218,6 +221,8 @@ static int run_staprun(struct session *s, const char *ko)
 	for (i = 0; i < s->staprun_opts.n; i++)
 		vec_push(&argv, s->staprun_opts.items[i]);
 	vec_push(&argv, (char *)ko);
+	for (i = 0; i < module_params.n; i++)   /* -G: after the module */
+		vec_push(&argv, module_params.items[i]);
 	vec_push(&argv, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
@@ -311,7 +316,7 @@ static int parse_options(struct session *s, int argc, char **argv)
 		case 'S': add_opt(s, "-S", optarg); break;
 		case 'T': add_opt(s, "-T", optarg); break;
 		case 'F': add_opt(s, "-F", NULL); break;
-		case 'G': vec_push(&s->staprun_opts, xstrdup(optarg)); break;
+		case 'G': vec_push(&module_params, xstrdup(optarg)); break;
 		default:
 			if (cache_option(c))
 				break;
