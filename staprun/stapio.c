@@ -548,10 +548,37 @@ static void check_target(void)
 	}
 }
 
+/* wait_for_insertion - -w FD: staprun started us before inserting the
+ * module and writes 'g' on FD once it is in, 'x' when the insertion
+ * failed (exit quietly).  End of file: staprun died; its insertion is
+ * over (a process's files close after its last system call), so the
+ * module is loaded or not at all: remove it if it is. */
+static void wait_for_insertion(int fd)
+{
+	ssize_t n;
+	char c = 0;
+
+	do
+		n = read(fd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n == 1 && c == 'g')
+		return;
+	if (n == 1)
+		exit(0);
+	if (mod_is_loaded(modname)) {
+		int rc = mod_remove(modname, 5000);
+
+		fprintf(stderr, "stapio: staprun died after inserting %s; %s\n",
+			modname, rc ? "removing it failed" : "removed it");
+	}
+	exit(1);
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: stapio [-v] [-o FILE [-S MB[,N]]] [-b] [-T MS] "
-		"[-c CMD | -x PID] [-L | -A [-E]] MODULE_NAME\n");
+		"[-c CMD | -x PID] [-L | -A [-E]] [-w FD] MODULE_NAME\n");
 	exit(1);
 }
 
@@ -563,9 +590,10 @@ int main(int argc, char **argv)
 	int opt, start_status = 0, started = 0, exit_sent = 0, done = 0;
 	int load_only = 0, attach = 0, end_now = 0;
 	long xpid = 0;
+	int go_fd = -1;
 	size_t i;
 
-	while ((opt = getopt(argc, argv, "+vo:S:bT:c:x:LAE")) != -1) {
+	while ((opt = getopt(argc, argv, "+vo:S:bT:c:x:LAEw:")) != -1) {
 		switch (opt) {
 		case 'v': verbose++; break;
 		case 'o': outfile = optarg; break;
@@ -586,6 +614,7 @@ int main(int argc, char **argv)
 		case 'L': load_only = 1; break;
 		case 'A': attach = 1; break;
 		case 'E': end_now = 1; break;
+		case 'w': go_fd = atoi(optarg); break;
 		default: usage();
 		}
 	}
@@ -598,9 +627,6 @@ int main(int argc, char **argv)
 	modname = argv[optind];
 	atexit(cleanup);
 
-	setup_output();
-	if (cmd)
-		start_target(cmd);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -608,6 +634,11 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	if (go_fd >= 0)
+		wait_for_insertion(go_fd);
+	setup_output();
+	if (cmd)
+		start_target(cmd);
 
 	snprintf(dir, sizeof(dir), DEBUGFS "/" STP_DEBUGFS_DIR "/%s", modname);
 	snprintf(path, sizeof(path), "%s/" STP_CMD_FILE, dir);

@@ -25,8 +25,10 @@
  *   -T MS       the longest time output waits for a record still in
  *               flight on another CPU (default 500)
  *
- * Lifetime: stapio (PKGLIBEXECDIR "/stapio", or $STAPIO) owns the control
- * channel; it removes the module when it ends.  staprun forwards
+ * Lifetime: stapio (PKGLIBEXECDIR "/stapio", or $STAPIO) is started
+ * before the insertion and waits for a word on a pipe (-w): if staprun
+ * dies before it comes, stapio removes the module.  stapio owns the
+ * control channel; it removes the module when it ends.  staprun forwards
  * SIGINT/SIGTERM/SIGHUP to it, and stapio is sent SIGTERM when staprun
  * dies (even by SIGKILL: PR_SET_PDEATHSIG), so the run ends cleanly.  If
  * stapio dies, the module stops probing as its control channel closes and
@@ -144,14 +146,12 @@ static int insert(const char *kopath, void *img, size_t len, const char *own,
 	return 0;
 }
 
-/* run_stapio - fork stapio with @args (NULL-terminated, args[0] unused),
- * wait for it; returns its exit status, 1 if it was killed. */
-static int run_stapio(const char **args)
+/* start_stapio - fork stapio with @args (NULL-terminated, args[0]
+ * unused).  Returns 0, or 1 with a message. */
+static int start_stapio(const char **args)
 {
 	const char *stapio = getenv("STAPIO");
 	pid_t ppid = getpid();
-	int status, ret = 1;
-	pid_t w;
 
 	if (!stapio || !*stapio)
 		stapio = PKGLIBEXECDIR "/stapio";
@@ -173,6 +173,16 @@ static int run_stapio(const char **args)
 	}
 	if (pending_sig)
 		kill(child, pending_sig);
+	return 0;
+}
+
+/* wait_stapio - wait for the stapio started by start_stapio(); returns its
+ * exit status, 1 if it was killed. */
+static int wait_stapio(void)
+{
+	int status, ret = 1;
+	pid_t w;
+
 	do
 		w = waitpid(child, &status, 0);
 	while (w < 0 && errno == EINTR);
@@ -188,26 +198,60 @@ static int run_stapio(const char **args)
 	return ret;
 }
 
-/* daemonize - -D: continue in a new session in the background; the
- * foreground process exits 0.  stdin/stdout go to /dev/null. */
-static void daemonize(void)
+static int run_stapio(const char **args)
 {
-	pid_t p = fork();
-	int fd;
+	return start_stapio(args) ? 1 : wait_stapio();
+}
 
-	if (p < 0) {
-		fprintf(stderr, "staprun: fork failed: %s\n", strerror(errno));
+/* daemonize - -D: continue in a new session in the background, stdin
+ * and stdout on /dev/null.  The foreground process waits for the
+ * background one to report the insertion through the returned pipe
+ * (report_started()) and exits 0 when it succeeded, else 1. */
+static int daemonize(void)
+{
+	int p[2], fd;
+	pid_t pid;
+	char c;
+
+	if (pipe(p) != 0 || (pid = fork()) < 0) {
+		fprintf(stderr, "staprun: cannot go to the background: %s\n",
+			strerror(errno));
 		exit(1);
 	}
-	if (p > 0)
-		_exit(0);
+	if (pid > 0) {
+		close(p[1]);
+		while (read(p[0], &c, 1) < 0 && errno == EINTR)
+			;
+		_exit(c == 'g' ? 0 : 1);
+	}
+	close(p[0]);
 	setsid();
 	fd = open("/dev/null", O_RDWR);
 	if (fd >= 0) {
 		dup2(fd, 0);
-		dup2(fd, 1);
-		if (fd > 2)
+		if (fd > 0)
 			close(fd);
+	}
+	return p[1];
+}
+
+/* report_started - tell the -D foreground process (@fd >= 0) whether the
+ * module is in (@ok), then put stdout on /dev/null. */
+static void report_started(int fd, int ok)
+{
+	int nul;
+
+	if (fd < 0)
+		return;
+	fflush(stdout);
+	if (write(fd, ok ? "g" : "x", 1) != 1)
+		perror("staprun");
+	close(fd);
+	nul = open("/dev/null", O_WRONLY);
+	if (nul >= 0) {
+		dup2(nul, 1);
+		if (nul > 1)
+			close(nul);
 	}
 }
 
@@ -218,6 +262,8 @@ int main(int argc, char **argv)
 	char *name, *fname, *params = NULL, buf[64];
 	void *img;
 	size_t len;
+	int go[2], bg_fd = -1;
+	char gofd[16];
 	struct sigaction sa;
 	int opt, i, n = 1, ret;
 
@@ -270,6 +316,7 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
 	ensure_debugfs();
 
 	/* stapio's options */
@@ -338,14 +385,8 @@ int main(int argc, char **argv)
 	}
 	if (o.flight)
 		add_param(&params, "stp_overwrite=1");
-	if (insert(argv[optind], img, len, fname, name, params ? params : ""))
-		return 1;
-	free(img);
-	if (o.load_only || o.detach)
-		printf("%s\n", name);
-	fflush(stdout);
 	if (o.detach)
-		daemonize();
+		bg_fd = daemonize();
 	if (o.cmd) {
 		args[n++] = "-c";
 		args[n++] = o.cmd;
@@ -356,9 +397,45 @@ int main(int argc, char **argv)
 	}
 	if (o.load_only)
 		args[n++] = "-L";
+	/* stapio starts before the insertion and waits for the word: if
+	 * staprun dies in between (even by SIGKILL), the pipe's end tells it
+	 * to remove the module, which is then loaded or not at all */
+	if (pipe2(go, O_CLOEXEC) != 0) {
+		fprintf(stderr, "staprun: pipe: %s\n", strerror(errno));
+		return 1;
+	}
+	snprintf(gofd, sizeof(gofd), "%d", go[0]);
+	args[n++] = "-w";
+	args[n++] = gofd;
 	args[n++] = name;
 	args[n] = NULL;
-	ret = run_stapio(args);
+	fcntl(go[0], F_SETFD, 0);         /* stapio inherits the read end */
+	if (start_stapio(args)) {
+		report_started(bg_fd, 0);
+		return 1;
+	}
+	close(go[0]);
+	if (insert(argv[optind], img, len, fname, name, params ? params : "")) {
+		if (write(go[1], "x", 1) != 1)
+			perror("staprun");
+		close(go[1]);
+		wait_stapio();
+		report_started(bg_fd, 0);
+		return 1;
+	}
+	free(img);
+	/* test hook (lab test lifetime): die in the window between the
+	 * insertion and the word to stapio */
+	if (getenv("STAPRUN_TEST_KILL_AFTER_INSERT"))
+		raise(SIGKILL);
+	if (o.load_only || o.detach)
+		printf("%s\n", name);
+	report_started(bg_fd, 1);
+	fflush(stdout);
+	if (write(go[1], "g", 1) != 1)
+		perror("staprun");
+	close(go[1]);
+	ret = wait_stapio();
 
 	if (o.load_only && ret == 0)
 		return 0;     /* left running, detached */
