@@ -151,6 +151,9 @@ void stp_printf(struct stp_context *c, const char *fmt, ...) __printf(2, 3);
  * anything, so it is safe even in scheduler kprobes.  Other probes keep
  * running until stapio's EXIT arrives.  Context: any. */
 void stp_request_exit(void);
+/* stp_target_pid - the pid of staprun -c's command or of -x PID (the
+ * script's target()), 0 when there is none.  Context: any. */
+int stp_target_pid(void);
 /* stp_warn - send "WARNING: <text>\n" to stapio's stderr (text truncated
  * to about 300 bytes; dropped when the control queue is full).
  * Context: any; does not sleep. */

@@ -22,8 +22,13 @@
  *                       Answered by STP_MSG_EXIT (struct stp_msg_exit).
  *                       Valid in any state; also the answer to
  *                       STP_MSG_REQUEST_EXIT.
+ *     STP_MSG_TARGET    struct stp_msg_target: the pid target() returns
+ *                       (staprun -c/-x); sent before START.
+ *     STP_MSG_DETACH    no payload: keep running when .cmd is closed
+ *                       (staprun -L); a later open (-A) undoes it.
  *   module -> stapio
- *     STP_MSG_START     struct stp_msg_status: 0 = running, else -errno.
+ *     STP_MSG_START     struct stp_msg_status: 0 = running, else -errno;
+ *                       and the number of probes registered.
  *     STP_MSG_EXIT      struct stp_msg_exit: end probes have run and every
  *                       byte of output is in the relay files.
  *     STP_MSG_REQUEST_EXIT  no payload: the script called exit() or hit
@@ -56,6 +61,8 @@ enum stp_msg_type {
 	STP_MSG_REQUEST_EXIT = 3,
 	STP_MSG_WARNING = 4,
 	STP_MSG_ERROR = 5,
+	STP_MSG_TARGET = 6,
+	STP_MSG_DETACH = 7,
 };
 
 /* Largest payload of one control message. */
@@ -68,6 +75,11 @@ struct stp_msg_hdr {
 
 struct stp_msg_status {
 	__s32 status;              /* 0 or -errno */
+	__u32 probes;              /* probes of the module (START reply) */
+};
+
+struct stp_msg_target {
+	__s32 pid;                 /* target(): the -c command or -x PID */
 };
 
 struct stp_msg_exit {

@@ -37,12 +37,32 @@ static unsigned int stp_bufsize = STP_RELAY_BUFSIZE;
 module_param(stp_bufsize, uint, 0444);
 MODULE_PARM_DESC(stp_bufsize, "relay buffer bytes per CPU");
 
+/* Flight recorder (staprun -F): full relay buffers overwrite their oldest
+ * sub-buffer instead of dropping new output. */
+static bool stp_overwrite;
+module_param(stp_overwrite, bool, 0444);
+MODULE_PARM_DESC(stp_overwrite, "overwrite the oldest output when full");
+
+/* target(): set by STP_MSG_TARGET (staprun -c/-x), 0 when none. */
+static atomic_t stp_target = ATOMIC_INIT(0);
+
+/**
+ * stp_target_pid - see stp_runtime.h.  Context: any; does not sleep.
+ */
+int stp_target_pid(void)
+{
+	return atomic_read(&stp_target);
+}
+
+/* staprun -L: the control channel's close does not stop the session. */
+static atomic_t stp_detached = ATOMIC_INIT(0);
+
 /* ---- relay ---- */
 
 static int stp_subbuf_start(struct rchan_buf *buf, void *subbuf,
 			    void *prev_subbuf, size_t prev_padding)
 {
-	if (relay_buf_full(buf)) {
+	if (relay_buf_full(buf) && !stp_overwrite) {
 		atomic_inc(&stp_lost);  /* the record being written is dropped */
 		return 0;
 	}
@@ -278,14 +298,25 @@ static ssize_t stp_ctl_write(struct file *file, const char __user *ubuf,
 {
 	struct stp_msg_hdr h;
 	struct stp_msg_status st;
+	struct stp_msg_target t;
 
 	if (count < sizeof(h) || copy_from_user(&h, ubuf, sizeof(h)))
 		return -EINVAL;
 	switch (h.type) {
 	case STP_MSG_START:
 		st.status = stp_session_start();
+		st.probes = stp_module.nprobes;
 		stp_ctl_send(STP_MSG_START, &st, sizeof(st));
 		break;
+	case STP_MSG_TARGET:
+		if (count < sizeof(h) + sizeof(t) ||
+		    copy_from_user(&t, ubuf + sizeof(h), sizeof(t)))
+			return -EINVAL;
+		atomic_set(&stp_target, t.pid);
+		return count;
+	case STP_MSG_DETACH:
+		atomic_set(&stp_detached, 1);
+		return count;
 	case STP_MSG_EXIT:
 		stp_session_stop(1);
 		break;
@@ -307,6 +338,7 @@ static int stp_ctl_open(struct inode *inode, struct file *file)
 {
 	if (atomic_cmpxchg(&stp_ctl_opened, 0, 1) != 0)
 		return -EBUSY;
+	atomic_set(&stp_detached, 0);   /* attached (again): we own it */
 	/* a stream: no f_pos lock, so that stapio can read replies in one
 	 * thread while another is inside a long START/EXIT write() */
 	return stream_open(inode, file);
@@ -315,8 +347,10 @@ static int stp_ctl_open(struct inode *inode, struct file *file)
 static int stp_ctl_release(struct inode *inode, struct file *file)
 {
 	/* stapio went away: stop probing (without end probes) so that the
-	 * module can be removed.  A no-op after a normal EXIT. */
-	stp_session_stop(0);
+	 * module can be removed.  A no-op after a normal EXIT; not done
+	 * after DETACH (staprun -L), the module runs on without a reader. */
+	if (!atomic_read(&stp_detached))
+		stp_session_stop(0);
 	atomic_set(&stp_ctl_opened, 0);
 	return 0;
 }

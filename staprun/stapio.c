@@ -1,6 +1,12 @@
 /* stapio - the user-space side of a running probe module.
  *
- *   stapio [-v] [-o FILE] MODULE_NAME
+ *   stapio [-v] [-o FILE [-S MB[,N]]] [-b] [-T MS] [-c CMD | -x PID] [-L]
+ *          MODULE_NAME
+ *   stapio [-v] [-o FILE] -A [-E] MODULE_NAME
+ *
+ * (started by staprun, which documents the options).  -L: start the
+ * probes, detach (the module keeps running without a reader) and exit.
+ * -A: attach to a running module left by -L; -E: then end it at once.
  *
  * Opens /sys/kernel/debug/systemtap/MODULE_NAME/{.cmd,traceN}, sends START,
  * copies the script's output (relay records merged across CPUs in sequence
@@ -8,6 +14,8 @@
  * REQUEST_EXIT from the module or on SIGINT/SIGTERM/SIGHUP it sends EXIT,
  * waits for the EXIT reply, drains the remaining output and exits: 0 on a
  * clean run, 1 when the module could not start or reported an error.
+ * Whenever it exits (but after -L), stapio closes the control channel,
+ * which stops the probes, and removes the module.
  * Protocol: runtime/stp_transport_msgs.h.
  */
 #ifndef _GNU_SOURCE
@@ -27,10 +35,13 @@
 #include <time.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include "../runtime/stp_transport_msgs.h"
+#include "modops.h"
 
 #define DEBUGFS "/sys/kernel/debug"
-#define GAP_WAIT_MS 500        /* how long a hole in seq may delay output */
+static long gap_wait_ms = 500;   /* how long a hole in seq may delay output (-T) */
 
 struct record {
 	uint64_t seq;
@@ -45,6 +56,7 @@ struct stream {
 	size_t len, cap;
 	struct record *q;      /* parsed records, increasing seq */
 	size_t qhead, qlen, qcap;
+	FILE *bulk_out;        /* -b: this CPU's output file */
 };
 
 static int verbose;
@@ -57,6 +69,63 @@ static volatile sig_atomic_t got_signal;
 static uint64_t next_seq = 1;
 static long long gap_since_ms = -1;
 static int error_seen;
+static int detached;           /* -L: leave the module loaded */
+static int owned;              /* .cmd opened: the module is ours to remove */
+static unsigned probes_started; /* from the START reply */
+
+/* ---- output files: -o with -S rotation, -b bulk ---- */
+static const char *outfile;    /* -o, or NULL for stdout */
+static long long rotate_bytes; /* -S MB: 0 = no rotation */
+static int rotate_keep;        /* -S ,N: files kept, 0 = all */
+static int rotate_index;
+static long long out_bytes;    /* in the current file */
+static int bulk;               /* -b */
+
+static FILE *open_out(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		fprintf(stderr, "stapio: cannot open %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	return f;
+}
+
+/* rotate - -S: move on to OUTFILE.<next>, removing the oldest file when
+ * more than rotate_keep exist. */
+static void rotate(void)
+{
+	char path[4200];
+
+	if (out)
+		fclose(out);
+	rotate_index++;
+	snprintf(path, sizeof(path), "%s.%d", outfile, rotate_index);
+	out = open_out(path);
+	out_bytes = 0;
+	if (rotate_keep && rotate_index >= rotate_keep) {
+		snprintf(path, sizeof(path), "%s.%d", outfile,
+			 rotate_index - rotate_keep);
+		unlink(path);
+	}
+}
+
+static void setup_output(void)
+{
+	char path[4200];
+
+	out = stdout;
+	if (bulk)
+		return;                /* per-CPU files, opened as needed */
+	if (outfile && rotate_bytes) {
+		rotate_index = 0;
+		snprintf(path, sizeof(path), "%s.0", outfile);
+		out = open_out(path);
+	} else if (outfile) {
+		out = open_out(outfile);
+	}
+}
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 static void die(const char *fmt, ...)
@@ -95,17 +164,29 @@ static void on_signal(int sig)
 
 /* ---- control channel ---- */
 
-static void send_cmd(uint32_t type)
+/* send_msg - write one message with @len payload bytes at @payload. */
+static void send_msg(uint32_t type, const void *payload, uint32_t len)
 {
-	struct stp_msg_hdr h = { .type = type, .len = 0 };
+	char buf[sizeof(struct stp_msg_hdr) + 64];
+	struct stp_msg_hdr h = { .type = type, .len = len };
 	ssize_t n;
 
+	if (len > sizeof(buf) - sizeof(h))
+		die("control message too long");
+	memcpy(buf, &h, sizeof(h));
+	if (len)
+		memcpy(buf + sizeof(h), payload, len);
 	do
-		n = write(cmd_fd, &h, sizeof(h));
+		n = write(cmd_fd, buf, sizeof(h) + len);
 	while (n < 0 && errno == EINTR);
-	if (n != (ssize_t)sizeof(h))
+	if (n != (ssize_t)(sizeof(h) + len))
 		die("writing the control channel failed: %s",
 		    n < 0 ? strerror(errno) : "short write");
+}
+
+static void send_cmd(uint32_t type)
+{
+	send_msg(type, NULL, 0);
 }
 
 /* START and EXIT make the module run begin/end probes inside the write():
@@ -190,10 +271,11 @@ static int read_cmds(int *start_status)
 				die("malformed control message");
 			switch (h.type) {
 			case STP_MSG_START: {
-				struct stp_msg_status st = { -EPROTO };
+				struct stp_msg_status st = { .status = -EPROTO };
 
 				memcpy(&st, p, h.len < sizeof(st) ? h.len : sizeof(st));
 				*start_status = st.status;
+				probes_started = st.probes;
 				ev |= EV_START;
 				break;
 			}
@@ -323,15 +405,38 @@ static size_t read_streams(void)
 	return total;
 }
 
+/* write_record - one record of @s to its output: the per-CPU file (-b),
+ * else the output file, rotating first when it would exceed -S. */
+static void write_record(struct stream *s, const struct record *r)
+{
+	if (bulk) {
+		if (!s->bulk_out) {
+			char path[4200];
+
+			snprintf(path, sizeof(path), "%s_cpu%s",
+				 outfile ? outfile : "stpd",
+				 s->name + strlen(STP_RELAY_BASE));
+			s->bulk_out = open_out(path);
+		}
+		fwrite(r->data, 1, r->len, s->bulk_out);
+		return;
+	}
+	if (rotate_bytes && out_bytes && out_bytes + r->len > rotate_bytes)
+		rotate();
+	fwrite(r->data, 1, r->len, out);
+	out_bytes += r->len;
+}
+
 /* Write records in seq order.  Without @force, stop at a hole in the
  * sequence until it has lasted GAP_WAIT_MS (the missing record may still
  * be on its way on another CPU; or it was lost). */
 static void emit(int force)
 {
+	size_t i;
+
 	for (;;) {
 		struct stream *best = NULL;
 		struct record *r;
-		size_t i;
 
 		for (i = 0; i < nstreams; i++) {
 			struct stream *s = &streams[i];
@@ -348,7 +453,7 @@ static void emit(int force)
 
 			if (gap_since_ms < 0)
 				gap_since_ms = t;
-			if (t - gap_since_ms < GAP_WAIT_MS)
+			if (t - gap_since_ms < gap_wait_ms)
 				break;
 			if (verbose)
 				fprintf(stderr, "stapio: output records %llu..%llu missing\n",
@@ -356,48 +461,172 @@ static void emit(int force)
 					(unsigned long long)r->seq - 1);
 		}
 		gap_since_ms = -1;
-		fwrite(r->data, 1, r->len, out);
+		write_record(best, r);
 		free(r->data);
 		next_seq = r->seq + 1;
 		best->qhead++;
 		best->qlen--;
 	}
 	fflush(out);
+	for (i = 0; bulk && i < nstreams; i++)
+		if (streams[i].bulk_out)
+			fflush(streams[i].bulk_out);
+}
+
+/* ---- the run's end: close everything and remove the module ---- */
+
+static void cleanup(void)
+{
+	size_t i;
+	int rc;
+
+	if (!modname || detached || !owned)
+		return;
+	if (cmd_fd >= 0)
+		close(cmd_fd);      /* stops the probes if EXIT was not sent */
+	cmd_fd = -1;
+	for (i = 0; i < nstreams; i++)
+		close(streams[i].fd);
+	nstreams = 0;
+	rc = mod_remove(modname, 5000);
+	if (rc && rc != -ENOENT && rc != -EPERM)
+		fprintf(stderr, "stapio: removing module %s failed: %s\n",
+			modname, strerror(-rc));
+	else if (verbose && !rc)
+		fprintf(stderr, "stapio: removed %s\n", modname);
+}
+
+/* ---- -c CMD: the target process ---- */
+
+static pid_t target_pid;
+static int target_release_fd = -1;    /* write end: releases the child */
+static int target_done;
+
+/* start_target - fork `sh -c CMD`, held until release_target(). */
+static void start_target(const char *cmd)
+{
+	int p[2];
+	char c;
+
+	if (pipe2(p, O_CLOEXEC) != 0)
+		die("pipe: %s", strerror(errno));
+	target_pid = fork();
+	if (target_pid < 0)
+		die("fork: %s", strerror(errno));
+	if (target_pid == 0) {
+		close(p[1]);
+		/* run only when released: EOF means stapio gave up */
+		if (read(p[0], &c, 1) != 1)
+			_exit(127);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		fprintf(stderr, "stapio: cannot run /bin/sh: %s\n", strerror(errno));
+		_exit(127);
+	}
+	close(p[0]);
+	target_release_fd = p[1];
+}
+
+static void release_target(void)
+{
+	if (target_release_fd >= 0) {
+		if (write(target_release_fd, "g", 1) != 1)
+			fprintf(stderr, "stapio: cannot start the command\n");
+		close(target_release_fd);
+		target_release_fd = -1;
+	}
+}
+
+static void check_target(void)
+{
+	int st;
+
+	if (target_pid > 0 && !target_done &&
+	    waitpid(target_pid, &st, WNOHANG) == target_pid) {
+		target_done = 1;
+		if (verbose)
+			fprintf(stderr, "stapio: the command exited\n");
+	}
+}
+
+/* wait_for_insertion - -w FD: staprun started us before inserting the
+ * module and writes 'g' on FD once it is in, 'x' when the insertion
+ * failed (exit quietly).  End of file: staprun died; its insertion is
+ * over (a process's files close after its last system call), so the
+ * module is loaded or not at all: remove it if it is. */
+static void wait_for_insertion(int fd)
+{
+	ssize_t n;
+	char c = 0;
+
+	do
+		n = read(fd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n == 1 && c == 'g')
+		return;
+	if (n == 1)
+		exit(0);
+	if (mod_is_loaded(modname)) {
+		int rc = mod_remove(modname, 5000);
+
+		fprintf(stderr, "stapio: staprun died after inserting %s; %s\n",
+			modname, rc ? "removing it failed" : "removed it");
+	}
+	exit(1);
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: stapio [-v] [-o FILE [-S MB[,N]]] [-b] [-T MS] "
+		"[-c CMD | -x PID] [-L | -A [-E]] [-w FD] MODULE_NAME\n");
+	exit(1);
 }
 
 int main(int argc, char **argv)
 {
-	const char *outfile = NULL;
+	const char *cmd = NULL;
 	char dir[4096], path[4200];
 	struct sigaction sa;
 	int opt, start_status = 0, started = 0, exit_sent = 0, done = 0;
+	int load_only = 0, attach = 0, end_now = 0;
+	long xpid = 0;
+	int go_fd = -1;
 	size_t i;
 
-	while ((opt = getopt(argc, argv, "+vo:")) != -1) {
+	while ((opt = getopt(argc, argv, "+vo:S:bT:c:x:LAEw:")) != -1) {
 		switch (opt) {
-		case 'v':
-			verbose++;
+		case 'v': verbose++; break;
+		case 'o': outfile = optarg; break;
+		case 'S': {
+			char *comma;
+
+			rotate_bytes = strtoll(optarg, &comma, 10) << 20;
+			if (*comma == ',')
+				rotate_keep = atoi(comma + 1);
+			if (rotate_bytes <= 0)
+				usage();
 			break;
-		case 'o':
-			outfile = optarg;
-			break;
-		default:
-			fprintf(stderr, "usage: stapio [-v] [-o FILE] MODULE_NAME\n");
-			return 1;
+		}
+		case 'b': bulk = 1; break;
+		case 'T': gap_wait_ms = atol(optarg); break;
+		case 'c': cmd = optarg; break;
+		case 'x': xpid = atol(optarg); break;
+		case 'L': load_only = 1; break;
+		case 'A': attach = 1; break;
+		case 'E': end_now = 1; break;
+		case 'w': go_fd = atoi(optarg); break;
+		default: usage();
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "usage: stapio [-v] [-o FILE] MODULE_NAME\n");
+	if (optind != argc - 1)
+		usage();
+	if (rotate_bytes && !outfile) {
+		fprintf(stderr, "stapio: -S needs -o FILE\n");
 		return 1;
 	}
 	modname = argv[optind];
+	atexit(cleanup);
 
-	out = stdout;
-	if (outfile) {
-		out = fopen(outfile, "w");
-		if (!out)
-			die("cannot open %s: %s", outfile, strerror(errno));
-	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -405,19 +634,39 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	if (go_fd >= 0)
+		wait_for_insertion(go_fd);
+	setup_output();
+	if (cmd)
+		start_target(cmd);
 
 	snprintf(dir, sizeof(dir), DEBUGFS "/" STP_DEBUGFS_DIR "/%s", modname);
 	snprintf(path, sizeof(path), "%s/" STP_CMD_FILE, dir);
 	cmd_fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-	if (cmd_fd < 0)
+	if (cmd_fd < 0) {
+		if (errno == EBUSY)
+			die("module %s is in use by another stapio", modname);
 		die("cannot open %s: %s", path, strerror(errno));
+	}
+	owned = 1;
 	open_streams(dir);
 	if (verbose)
-		fprintf(stderr, "stapio: %s: %zu relay files; starting\n",
-			modname, nstreams);
+		fprintf(stderr, "stapio: %s: %zu relay files; %s\n", modname,
+			nstreams, attach ? "attached" : "starting");
 
 	split_cpus();
-	send_cmd_async(STP_MSG_START);
+	if (cmd || xpid) {
+		struct stp_msg_target t = { .pid = cmd ? target_pid : (__s32)xpid };
+
+		send_msg(STP_MSG_TARGET, &t, sizeof(t));
+	}
+	if (attach) {
+		started = 1;
+		if (end_now)
+			got_signal = 1;
+	} else {
+		send_cmd_async(STP_MSG_START);
+	}
 	while (!done) {
 		struct pollfd pfd = { .fd = cmd_fd, .events = POLLIN };
 		int ev;
@@ -427,6 +676,10 @@ int main(int argc, char **argv)
 			if (start_status != 0) {
 				read_streams();
 				emit(1);
+				if (target_pid > 0) {
+					kill(target_pid, SIGKILL);
+					waitpid(target_pid, NULL, 0);
+				}
 				fprintf(stderr, "stapio: starting the probes failed: %s\n",
 					strerror(-start_status));
 				return 1;
@@ -434,11 +687,25 @@ int main(int argc, char **argv)
 			started = 1;
 			if (verbose)
 				fprintf(stderr, "stapio: running\n");
+			else if (isatty(2) && !load_only)
+				fprintf(stderr, "Tracing with %u probe%s; Ctrl-C "
+					"ends the run.\n", probes_started,
+					probes_started == 1 ? "" : "s");
+			release_target();
+			if (load_only) {
+				/* leave it running without a reader */
+				send_cmd(STP_MSG_DETACH);
+				read_streams();
+				emit(1);
+				detached = 1;
+				return 0;
+			}
 		}
 		if (ev & EV_EXIT)
 			done = 1;
+		check_target();
 		if (!done && started && !exit_sent &&
-		    ((ev & EV_REQUEST_EXIT) || got_signal)) {
+		    ((ev & EV_REQUEST_EXIT) || got_signal || target_done)) {
 			if (verbose)
 				fprintf(stderr, "stapio: sending EXIT\n");
 			exit_sent = 1;
@@ -457,8 +724,11 @@ int main(int argc, char **argv)
 		if (streams[i].len)
 			fprintf(stderr, "stapio: %zu bytes of incomplete output in %s\n",
 				streams[i].len, streams[i].name);
-	if (fflush(out) != 0 || (outfile && fclose(out) != 0))
+	for (i = 0; i < nstreams; i++)
+		if (streams[i].bulk_out && fclose(streams[i].bulk_out) != 0)
+			die("writing the output failed: %s", strerror(errno));
+	if (fflush(out) != 0 || (out != stdout && fclose(out) != 0))
 		die("writing the output failed: %s", strerror(errno));
-	close(cmd_fd);
+	out = stdout;
 	return error_seen ? 1 : 0;
 }

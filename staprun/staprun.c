@@ -1,123 +1,72 @@
 /* staprun - insert a probe module, run stapio on it, remove it.
  *
- *   staprun [-v] [-o FILE] MODULE.ko [name=value ...]
+ *   staprun [options] MODULE.ko [name=value ...]
+ *   staprun -A MODULE_NAME        attach to a module left running by -L
+ *   staprun -d MODULE_NAME        end (end probes run) and remove a module
  *
- * Inserts MODULE.ko (finit_module, falling back to init_module) with the
- * given module parameters, runs stapio (PKGLIBEXECDIR "/stapio", or $STAPIO)
- * on it, forwards SIGINT/SIGTERM/SIGHUP to stapio, waits for it, then
- * always removes the module.  Exits with stapio's status (1 if it was
- * killed or anything else failed).
+ * Options (see man/staprun.8):
+ *   -v          verbose (repeatable)
+ *   -o FILE     the script's output goes to FILE
+ *   -S MB[,N]   with -o: switch to FILE.1, FILE.2, ... every MB megabytes,
+ *               keeping at most N files
+ *   -b          bulk mode: each CPU's output to FILE_cpuN (FILE: -o, or
+ *               "stpd"), unmerged
+ *   -s MB       relay buffer size per CPU in MB (module parameter
+ *               stp_bufsize)
+ *   -c CMD      run CMD (sh -c) once the probes are up; target() is its
+ *               pid; the run ends when it exits
+ *   -x PID      target() is PID
+ *   -R          insert under a name unique to this run: <name>_<pid>
+ *   -D          run in the background (needs -o); prints the module name
+ *   -L          load, start the probes and leave the module running
+ *               without a reader (attach later with -A); prints its name
+ *   -F          flight recorder: relay buffers overwrite their oldest
+ *               output; with -o like -D, else like -L
+ *   -T MS       the longest time output waits for a record still in
+ *               flight on another CPU (default 500)
+ *
+ * Lifetime: stapio (PKGLIBEXECDIR "/stapio", or $STAPIO) is started
+ * before the insertion and waits for a word on a pipe (-w): if staprun
+ * dies before it comes, stapio removes the module.  stapio owns the
+ * control channel; it removes the module when it ends.  staprun forwards
+ * SIGINT/SIGTERM/SIGHUP to it, and stapio is sent SIGTERM when staprun
+ * dies (even by SIGKILL: PR_SET_PDEATHSIG), so the run ends cleanly.  If
+ * stapio dies, the module stops probing as its control channel closes and
+ * staprun removes it.  Exit status: stapio's (0 for a clean run, also
+ * after SIGINT/SIGTERM), 1 when anything failed (with a message).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include "modops.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <unistd.h>
-#include <signal.h>
-#include <time.h>
-#include <sys/stat.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
-#include <sys/syscall.h>
 
 #ifndef PKGLIBEXECDIR
 #define PKGLIBEXECDIR "/usr/local/libexec/systemtap"
 #endif
 
 static volatile pid_t child = -1;
+static volatile sig_atomic_t pending_sig;
 static int verbose;
 
 static void forward_signal(int sig)
 {
 	if (child > 0)
 		kill(child, sig);
-}
-
-/* The kernel's name for MODULE.ko: the base name without ".ko", with '-'
- * turned into '_' as kbuild does. */
-static char *module_name(const char *path)
-{
-	const char *b = strrchr(path, '/');
-	char *name, *p;
-	size_t n;
-
-	b = b ? b + 1 : path;
-	name = strdup(b);
-	if (!name)
-		return NULL;
-	n = strlen(name);
-	if (n > 3 && strcmp(name + n - 3, ".ko") == 0)
-		name[n - 3] = '\0';
-	for (p = name; *p; p++)
-		if (*p == '-')
-			*p = '_';
-	return name;
-}
-
-static int insert_module(const char *path, const char *params)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	int rc;
-
-	if (fd < 0)
-		return -errno;
-	rc = syscall(SYS_finit_module, fd, params, 0);
-	if (rc != 0 && (errno == ENOSYS || errno == EOPNOTSUPP)) {
-		struct stat st;
-		char *img;
-		ssize_t got = 0;
-
-		if (fstat(fd, &st) != 0)
-			goto fail;
-		img = malloc(st.st_size ? st.st_size : 1);
-		if (!img)
-			goto fail;
-		while (got < st.st_size) {
-			ssize_t n = read(fd, img + got, st.st_size - got);
-
-			if (n <= 0) {
-				free(img);
-				if (n == 0)
-					errno = EIO;
-				goto fail;
-			}
-			got += n;
-		}
-		rc = syscall(SYS_init_module, img, (unsigned long)st.st_size,
-			     params);
-		free(img);
-	}
-	if (rc != 0)
-		goto fail;
-	close(fd);
-	return 0;
-fail:
-	rc = -errno;
-	close(fd);
-	return rc;
-}
-
-/* Remove @name, retrying while it is still busy (stapio's files closing).
- * Returns 0 or -errno; -ENOENT when it was not loaded. */
-static int remove_module(const char *name)
-{
-	int i;
-
-	for (i = 0; i < 100; i++) {
-		struct timespec ts = { 0, 50 * 1000 * 1000 };
-
-		if (syscall(SYS_delete_module, name, O_NONBLOCK) == 0)
-			return 0;
-		if (errno != EAGAIN && errno != EBUSY && errno != EINTR)
-			return -errno;
-		nanosleep(&ts, NULL);
-	}
-	return -errno;
+	else
+		pending_sig = sig;
 }
 
 /* stapio needs debugfs at /sys/kernel/debug: mount it when it is not. */
@@ -136,55 +85,230 @@ static void ensure_debugfs(void)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: staprun [-v] [-o FILE] MODULE.ko [name=value ...]\n");
+	fprintf(stderr,
+		"usage: staprun [-v] [-o FILE] [-S MB[,N]] [-b] [-s MB] [-c CMD | -x PID]\n"
+		"               [-R] [-D | -L] [-F] [-T MS] MODULE.ko [name=value ...]\n"
+		"       staprun -A MODULE_NAME     attach to a module started with -L\n"
+		"       staprun -d MODULE_NAME     end and remove a module\n");
 	exit(1);
+}
+
+struct opts {
+	const char *outfile, *size_spec, *cmd, *target, *timeout;
+	int bulk, rename, detach, load_only, flight, attach, remove;
+	long bufsize_mb;
+};
+
+/* add_param - append "name=value" to the parameter string *@p. */
+static int add_param(char **p, const char *kv)
+{
+	size_t n = *p ? strlen(*p) : 0;
+	char *q = realloc(*p, n + strlen(kv) + 2);
+
+	if (!q)
+		return -1;
+	if (n)
+		q[n++] = ' ';
+	strcpy(q + n, kv);
+	*p = q;
+	return 0;
+}
+
+/* insert - insert @img (@len bytes, read from @kopath) under @name,
+ * patching the name first when it differs from the module's own name
+ * @own.  Returns 0 or 1 (message printed). */
+static int insert(const char *kopath, void *img, size_t len, const char *own,
+		  const char *name, const char *params)
+{
+	int rc;
+
+	if (verbose)
+		fprintf(stderr, "staprun: inserting %s as %s\n", kopath, name);
+	if (strcmp(name, own)) {
+		rc = mod_rename(img, len, own, name);
+		if (rc) {
+			fprintf(stderr, "staprun: cannot rename %s to %s: %s\n",
+				kopath, name, rc == -ENOEXEC ?
+				"its module name was not found in it" : strerror(-rc));
+			return 1;
+		}
+	}
+	rc = mod_insert_image(img, len, params);
+	if (rc) {
+		fprintf(stderr, "staprun: inserting module %s failed: %s\n", name,
+			strerror(-rc));
+		if (rc == -EEXIST)
+			fprintf(stderr, "staprun: a module named %s is already "
+				"loaded (use -R for a name of this run's own, or "
+				"staprun -d %s)\n", name, name);
+		return 1;
+	}
+	return 0;
+}
+
+/* start_stapio - fork stapio with @args (NULL-terminated, args[0]
+ * unused).  Returns 0, or 1 with a message. */
+static int start_stapio(const char **args)
+{
+	const char *stapio = getenv("STAPIO");
+	pid_t ppid = getpid();
+
+	if (!stapio || !*stapio)
+		stapio = PKGLIBEXECDIR "/stapio";
+	child = fork();
+	if (child < 0) {
+		fprintf(stderr, "staprun: fork failed: %s\n", strerror(errno));
+		return 1;
+	}
+	if (child == 0) {
+		/* staprun killed, even by SIGKILL: stapio ends the run */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != ppid)
+			raise(SIGTERM);
+		args[0] = "stapio";
+		execv(stapio, (char **)args);
+		fprintf(stderr, "staprun: running %s failed: %s\n", stapio,
+			strerror(errno));
+		_exit(127);
+	}
+	if (pending_sig)
+		kill(child, pending_sig);
+	return 0;
+}
+
+/* wait_stapio - wait for the stapio started by start_stapio(); returns its
+ * exit status, 1 if it was killed. */
+static int wait_stapio(void)
+{
+	int status, ret = 1;
+	pid_t w;
+
+	do
+		w = waitpid(child, &status, 0);
+	while (w < 0 && errno == EINTR);
+	if (w < 0)
+		fprintf(stderr, "staprun: waiting for stapio failed: %s\n",
+			strerror(errno));
+	else if (WIFEXITED(status))
+		ret = WEXITSTATUS(status);
+	else if (WIFSIGNALED(status))
+		fprintf(stderr, "staprun: stapio was killed by signal %d; the "
+			"run ended without its end probes\n", WTERMSIG(status));
+	child = -1;
+	return ret;
+}
+
+static int run_stapio(const char **args)
+{
+	return start_stapio(args) ? 1 : wait_stapio();
+}
+
+/* daemonize - -D: continue in a new session in the background, stdin
+ * and stdout on /dev/null.  The foreground process waits for the
+ * background one to report the insertion through the returned pipe
+ * (report_started()) and exits 0 when it succeeded, else 1. */
+static int daemonize(void)
+{
+	int p[2], fd;
+	pid_t pid;
+	char c;
+
+	if (pipe(p) != 0 || (pid = fork()) < 0) {
+		fprintf(stderr, "staprun: cannot go to the background: %s\n",
+			strerror(errno));
+		exit(1);
+	}
+	if (pid > 0) {
+		close(p[1]);
+		while (read(p[0], &c, 1) < 0 && errno == EINTR)
+			;
+		_exit(c == 'g' ? 0 : 1);
+	}
+	close(p[0]);
+	setsid();
+	fd = open("/dev/null", O_RDWR);
+	if (fd >= 0) {
+		dup2(fd, 0);
+		if (fd > 0)
+			close(fd);
+	}
+	return p[1];
+}
+
+/* report_started - tell the -D foreground process (@fd >= 0) whether the
+ * module is in (@ok), then put stdout on /dev/null. */
+static void report_started(int fd, int ok)
+{
+	int nul;
+
+	if (fd < 0)
+		return;
+	fflush(stdout);
+	if (write(fd, ok ? "g" : "x", 1) != 1)
+		perror("staprun");
+	close(fd);
+	nul = open("/dev/null", O_WRONLY);
+	if (nul >= 0) {
+		dup2(nul, 1);
+		if (nul > 1)
+			close(nul);
+	}
 }
 
 int main(int argc, char **argv)
 {
-	const char *outfile = NULL, *stapio, *kopath;
-	char *name, *params;
-	size_t plen = 1;
+	struct opts o = { 0 };
+	const char *args[32];
+	char *name, *fname, *params = NULL, buf[64];
+	void *img;
+	size_t len;
+	int go[2], bg_fd = -1;
+	char gofd[16];
 	struct sigaction sa;
-	int opt, i, rc, status, ret = 1;
+	int opt, i, n = 1, ret;
 
-	while ((opt = getopt(argc, argv, "+vo:")) != -1) {
+	while ((opt = getopt(argc, argv, "+vo:S:bs:c:x:RDLFT:Adu")) != -1) {
 		switch (opt) {
-		case 'v':
-			verbose++;
+		case 'v': verbose++; break;
+		case 'o': o.outfile = optarg; break;
+		case 'S': o.size_spec = optarg; break;
+		case 'b': o.bulk = 1; break;
+		case 's':
+			o.bufsize_mb = strtol(optarg, NULL, 10);
+			if (o.bufsize_mb < 1 || o.bufsize_mb > 4095) {
+				fprintf(stderr, "staprun: -s takes 1 to 4095 (MB)\n");
+				return 1;
+			}
 			break;
-		case 'o':
-			outfile = optarg;
-			break;
-		default:
-			usage();
+		case 'c': o.cmd = optarg; break;
+		case 'x': o.target = optarg; break;
+		case 'R': o.rename = 1; break;
+		case 'D': o.detach = 1; break;
+		case 'L': o.load_only = 1; break;
+		case 'F': o.flight = 1; break;
+		case 'T': o.timeout = optarg; break;
+		case 'A': o.attach = 1; break;
+		case 'd': o.remove = 1; break;
+		case 'u': break;
+		default: usage();
 		}
 	}
 	if (optind >= argc)
 		usage();
-	kopath = argv[optind++];
-	name = module_name(kopath);
-	for (i = optind; i < argc; i++)
-		plen += strlen(argv[i]) + 1;
-	params = calloc(1, plen);
-	if (!name || !params) {
-		fprintf(stderr, "staprun: out of memory\n");
+	if (o.cmd && o.target) {
+		fprintf(stderr, "staprun: -c and -x exclude each other\n");
 		return 1;
 	}
-	for (i = optind; i < argc; i++) {
-		if (!strchr(argv[i], '=')) {
-			fprintf(stderr, "staprun: bad module parameter '%s' (want name=value)\n",
-				argv[i]);
-			return 1;
-		}
-		if (i > optind)
-			strcat(params, " ");
-		strcat(params, argv[i]);
+	if (o.flight) {
+		if (o.outfile)
+			o.detach = 1;
+		else
+			o.load_only = 1;
 	}
-
-	/* Forward signals to stapio from before it exists: a signal that
-	 * arrives before the fork is delivered to it by the handler below as
-	 * soon as child is set (stapio handles them itself too). */
+	if (o.detach && !o.outfile) {
+		fprintf(stderr, "staprun: -D needs -o FILE\n");
+		return 1;
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = forward_signal;
 	sigemptyset(&sa.sa_mask);
@@ -192,68 +316,142 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-
+	signal(SIGPIPE, SIG_IGN);
 	ensure_debugfs();
+
+	/* stapio's options */
 	if (verbose)
-		fprintf(stderr, "staprun: inserting %s as %s\n", kopath, name);
-	rc = insert_module(kopath, params);
-	if (rc) {
-		fprintf(stderr, "staprun: inserting module failed: %s\n",
-			strerror(-rc));
-		/* a module of that name left over by an earlier run goes too
-		 * (not one in use: removal does not wait or force) */
-		if (rc == -EEXIST && remove_module(name) == 0)
-			fprintf(stderr, "staprun: removed a stale module %s\n", name);
+		args[n++] = "-v";
+	if (o.outfile) {
+		args[n++] = "-o";
+		args[n++] = o.outfile;
+	}
+	if (o.size_spec) {
+		args[n++] = "-S";
+		args[n++] = o.size_spec;
+	}
+	if (o.bulk)
+		args[n++] = "-b";
+	if (o.timeout) {
+		args[n++] = "-T";
+		args[n++] = o.timeout;
+	}
+
+	if (o.attach || o.remove) {
+		/* an existing module: stapio attaches, ends it (-d: at once)
+		 * and removes it */
+		args[n++] = "-A";
+		if (o.remove)
+			args[n++] = "-E";
+		args[n++] = argv[optind];
+		args[n] = NULL;
+		return run_stapio(args);
+	}
+
+	img = mod_read(argv[optind], &len);
+	if (!img) {
+		fprintf(stderr, "staprun: cannot read %s: %s\n", argv[optind],
+			strerror(errno));
 		return 1;
 	}
+	/* the name the module was built with (not the file's name) */
+	fname = mod_name_of_image(img, len);
+	if (!fname)
+		fname = mod_name_of(argv[optind]);
+	if (!fname)
+		return 1;
+	name = fname;
+	if (o.rename) {
+		/* <name>_<pid>, the name shortened to fit */
+		char suffix[24];
+		int keep;
 
-	stapio = getenv("STAPIO");
-	if (!stapio || !*stapio)
-		stapio = PKGLIBEXECDIR "/stapio";
-	child = fork();
-	if (child < 0) {
-		fprintf(stderr, "staprun: fork failed: %s\n", strerror(errno));
-	} else if (child == 0) {
-		const char *args[8];
-		int n = 0;
-
-		args[n++] = "stapio";
-		if (verbose)
-			args[n++] = "-v";
-		if (outfile) {
-			args[n++] = "-o";
-			args[n++] = outfile;
-		}
-		args[n++] = name;
-		args[n] = NULL;
-		execv(stapio, (char **)args);
-		fprintf(stderr, "staprun: running %s failed: %s\n", stapio,
-			strerror(errno));
-		_exit(127);
-	} else {
-		pid_t w;
-
-		do
-			w = waitpid(child, &status, 0);
-		while (w < 0 && errno == EINTR);
-		if (w < 0)
-			fprintf(stderr, "staprun: waiting for stapio failed: %s\n",
-				strerror(errno));
-		else if (WIFEXITED(status))
-			ret = WEXITSTATUS(status);
-		else if (WIFSIGNALED(status))
-			fprintf(stderr, "staprun: stapio killed by signal %d\n",
-				WTERMSIG(status));
-		child = -1;
+		snprintf(suffix, sizeof(suffix), "_%d", (int)getpid());
+		keep = STP_MODULE_NAME_MAX - (int)strlen(suffix);
+		if (asprintf(&name, "%.*s%s", keep, fname, suffix) < 0)
+			return 1;
 	}
+	for (i = optind + 1; i < argc; i++) {
+		if (!strchr(argv[i], '=')) {
+			fprintf(stderr, "staprun: bad module parameter '%s' "
+				"(want name=value)\n", argv[i]);
+			return 1;
+		}
+		add_param(&params, argv[i]);
+	}
+	if (o.bufsize_mb) {
+		snprintf(buf, sizeof(buf), "stp_bufsize=%ld", o.bufsize_mb << 20);
+		add_param(&params, buf);
+	}
+	if (o.flight)
+		add_param(&params, "stp_overwrite=1");
+	if (o.detach)
+		bg_fd = daemonize();
+	if (o.cmd) {
+		args[n++] = "-c";
+		args[n++] = o.cmd;
+	}
+	if (o.target) {
+		args[n++] = "-x";
+		args[n++] = o.target;
+	}
+	if (o.load_only)
+		args[n++] = "-L";
+	/* stapio starts before the insertion and waits for the word: if
+	 * staprun dies in between (even by SIGKILL), the pipe's end tells it
+	 * to remove the module, which is then loaded or not at all */
+	if (pipe2(go, O_CLOEXEC) != 0) {
+		fprintf(stderr, "staprun: pipe: %s\n", strerror(errno));
+		return 1;
+	}
+	snprintf(gofd, sizeof(gofd), "%d", go[0]);
+	args[n++] = "-w";
+	args[n++] = gofd;
+	args[n++] = name;
+	args[n] = NULL;
+	fcntl(go[0], F_SETFD, 0);         /* stapio inherits the read end */
+	if (start_stapio(args)) {
+		report_started(bg_fd, 0);
+		return 1;
+	}
+	close(go[0]);
+	if (insert(argv[optind], img, len, fname, name, params ? params : "")) {
+		if (write(go[1], "x", 1) != 1)
+			perror("staprun");
+		close(go[1]);
+		wait_stapio();
+		report_started(bg_fd, 0);
+		return 1;
+	}
+	free(img);
+	/* test hook (lab test lifetime): die in the window between the
+	 * insertion and the word to stapio */
+	if (getenv("STAPRUN_TEST_KILL_AFTER_INSERT"))
+		raise(SIGKILL);
+	if (o.load_only || o.detach)
+		printf("%s\n", name);
+	report_started(bg_fd, 1);
+	fflush(stdout);
+	if (write(go[1], "g", 1) != 1)
+		perror("staprun");
+	close(go[1]);
+	ret = wait_stapio();
 
-	if (verbose)
-		fprintf(stderr, "staprun: removing %s\n", name);
-	rc = remove_module(name);
-	if (rc) {
-		fprintf(stderr, "staprun: removing module failed: %s\n",
-			strerror(-rc));
-		ret = 1;
+	if (o.load_only && ret == 0)
+		return 0;     /* left running, detached */
+	/* stapio removes the module when it ends; it is still loaded when
+	 * stapio died or failed early */
+	if (mod_is_loaded(name)) {
+		int rc;
+
+		if (verbose)
+			fprintf(stderr, "staprun: removing %s\n", name);
+		rc = mod_remove(name, 5000);
+		if (rc && rc != -ENOENT) {
+			fprintf(stderr, "staprun: removing module %s failed: %s\n",
+				name, strerror(-rc));
+			ret = 1;
+		}
 	}
 	return ret;
 }

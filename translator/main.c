@@ -6,6 +6,7 @@
  *   pass 4  build the module with kbuild                 (kbuild.c)
  *   pass 5  run it with staprun                          (staprun/)
  */
+#include "cache.h"
 #include "codegen.h"
 #include "elaborate.h"
 #include "kbuild.h"
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -57,6 +59,9 @@ static void usage(FILE *f)
 "  -s NUM      output buffer size in MB (passed to staprun)\n"
 "  -b          bulk (per-CPU) output (passed to staprun)\n"
 "  -V          print the version\n"
+"  --disable-cache  neither use nor fill the module cache\n"
+"  --poison-cache   rebuild the module, replacing the cached one\n"
+"  --clean-cache    clean the cache (alone: just that, then exit)\n"
 "  -h          this help\n");
 }
 
@@ -113,6 +118,85 @@ static char *path_env(const char *var, const char *dflt)
 	return xstrdup(v && *v ? v : dflt);
 }
 
+
+/* ---- the module cache (cache.c) in the driver ----
+ * Without -m and --disable-cache, passes 3-4 are skipped when the cache
+ * has the module (cache_key() after pass 2), and a built module is
+ * stored there.  A cached module is built as stap_<hash prefix> and run
+ * with staprun -R (inserted as stap_<hash prefix>_<pid>).  With -m NAME
+ * the module is neither looked up nor stored: it keeps its exact name. */
+enum { OPT_DISABLE_CACHE = 0x100, OPT_POISON_CACHE, OPT_CLEAN_CACHE };
+
+static struct {
+	int disable, poison, clean;   /* --disable/poison/clean-cache */
+	int active;                   /* this run uses the cache */
+	int hit;                      /* the module came from the cache */
+	char hex[65];                 /* the cache key */
+} cache_run;
+
+/* cache_option - handle a cache long option @c; returns 1 if it was one. */
+static int cache_option(int c)
+{
+	switch (c) {
+	case OPT_DISABLE_CACHE: cache_run.disable = 1; return 1;
+	case OPT_POISON_CACHE: cache_run.poison = 1; return 1;
+	case OPT_CLEAN_CACHE: cache_run.clean = 1; return 1;
+	}
+	return 0;
+}
+
+/* cache_before_pass3 - after pass 2: decide whether this run uses the
+ * cache; if so compute the key, name the module after it and look it up.
+ * Returns the cached module's path on a hit (passes 3-4 are skipped),
+ * else NULL. */
+static char *cache_before_pass3(struct session *s)
+{
+	char *ko;
+
+	if (cache_run.disable || s->module_name_given || s->last_pass < 4)
+		return NULL;
+	if (cache_key(s, cache_run.hex) < 0) {
+		if (stp_verbose)
+			fprintf(stderr, "stap: not using the cache\n");
+		return NULL;
+	}
+	cache_run.active = 1;
+	s->module_name = cache_module_name(cache_run.hex);
+	if (cache_run.poison)
+		return NULL;
+	ko = cache_lookup(cache_run.hex);
+	if (ko) {
+		cache_run.hit = 1;
+		if (stp_verbose) {
+			fprintf(stderr, "Pass 3: using cached module %s\n", ko);
+			fprintf(stderr, "Pass 4: using cached %s\n", ko);
+		}
+	}
+	return ko;
+}
+
+/* cache_after_pass4 - store the module built at @ko in the cache when
+ * this run uses it; returns the path to use from now on (the cached copy,
+ * or @ko when storing failed or the cache is not used). */
+static char *cache_after_pass4(struct session *s, char *ko)
+{
+	char *c;
+
+	if (!cache_run.active)
+		return ko;
+	c = cache_store(cache_run.hex, ko);
+	if (!c) {
+		cache_run.active = 0;
+		return ko;
+	}
+	if (stp_verbose > 1)
+		fprintf(stderr, "Pass 4: stored %s in the cache\n", c);
+	return c;
+}
+
+/* -G NAME=VALUE: module parameters, given to staprun after the module. */
+static struct vec module_params;
+
 /* run_staprun - pass 5: run staprun on @ko and return its exit status.
  * stap ignores SIGINT (the terminal sends it to staprun and stapio too,
  * which end the run cleanly) and forwards SIGTERM/SIGHUP. */
@@ -132,9 +216,13 @@ static int run_staprun(struct session *s, const char *ko)
 	vec_push(&argv, staprun);
 	for (i = 0; i < stp_verbose && i < 3; i++)
 		vec_push(&argv, "-v");
+	if (cache_run.active)
+		vec_push(&argv, "-R");   /* a name of its own for this run */
 	for (i = 0; i < s->staprun_opts.n; i++)
 		vec_push(&argv, s->staprun_opts.items[i]);
 	vec_push(&argv, (char *)ko);
+	for (i = 0; i < module_params.n; i++)   /* -G: after the module */
+		vec_push(&argv, module_params.items[i]);
 	vec_push(&argv, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
@@ -145,6 +233,10 @@ static int run_staprun(struct session *s, const char *ko)
 		return 1;
 	}
 	if (child == 0) {
+		/* stap killed (even by SIGKILL): staprun ends the run */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() == 1)
+			_exit(1);
 		signal(SIGINT, SIG_DFL);
 		execv(staprun, (char **)argv.items);
 		fprintf(stderr, "stap: cannot run %s: %s\n", staprun,
@@ -172,6 +264,9 @@ static int parse_options(struct session *s, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "disable-cache", no_argument, NULL, OPT_DISABLE_CACHE },
+		{ "poison-cache", no_argument, NULL, OPT_POISON_CACHE },
+		{ "clean-cache", no_argument, NULL, OPT_CLEAN_CACHE },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -221,11 +316,19 @@ static int parse_options(struct session *s, int argc, char **argv)
 		case 'S': add_opt(s, "-S", optarg); break;
 		case 'T': add_opt(s, "-T", optarg); break;
 		case 'F': add_opt(s, "-F", NULL); break;
-		case 'G': vec_push(&s->staprun_opts, xstrdup(optarg)); break;
+		case 'G': vec_push(&module_params, xstrdup(optarg)); break;
 		default:
+			if (cache_option(c))
+				break;
 			fprintf(stderr, "Try 'stap --help' for the options.\n");
 			return -1;
 		}
+	}
+	if (cache_run.clean) {
+		if (cache_clean() < 0)
+			exit(1);
+		if (!s->script_text && optind >= argc)
+			exit(0);
 	}
 	if (!s->script_text) {
 		FILE *f;
@@ -345,6 +448,10 @@ static int run_passes(struct session *s)
 		return 0;
 	}
 
+	ko = cache_before_pass3(s);
+	if (ko)
+		goto built;
+
 	/* pass 3 */
 	t = now_ms();
 	if (codegen(s, &out) < 0) {
@@ -368,6 +475,13 @@ static int run_passes(struct session *s)
 	if (stp_verbose)
 		fprintf(stderr, "Pass 4: compiled C into \"%s.ko\" in %.0f ms.\n",
 			s->module_name, now_ms() - t);
+	ko = cache_after_pass4(s, ko);
+built:
+	if (s->last_pass == 4 && cache_run.active) {
+		printf("%s\n", ko);
+		fflush(stdout);
+		return 0;
+	}
 	if (s->last_pass == 4) {
 		char *dst = xasprintf("%s.ko", s->module_name);
 		if (copy_file(ko, dst) < 0)
