@@ -22,6 +22,7 @@
 #include <linux/ptrace.h>
 #include <linux/spinlock.h>
 #include <linux/moduleparam.h>
+#include <linux/ctype.h>
 
 #ifndef MAXSTRINGLEN
 #define MAXSTRINGLEN 512        /* bytes of a script string, NUL included */
@@ -59,9 +60,13 @@ struct stp_context {
 	const char *error;         /* first error of this hit, or NULL */
 	const char *error_loc;     /* its script location "file:line:col" */
 	char error_buf[128];       /* storage for formatted error messages */
+	const char *call_loc;      /* script location of the latest call of an
+	                            * embedded-C function (STAP_ERROR's) */
 	long actions;              /* statements executed in this hit */
 	int nesting;               /* script function call depth */
 	size_t frame_used;         /* bytes in use in frames[] */
+	char tok_buf[MAXSTRINGLEN]; /* tokenize(): the string being split */
+	size_t tok_pos;            /* ... and the offset of the next token */
 	char frames[STP_CONTEXT_STACK]; /* locals of the running probe and
 	                                 * script functions, bump-allocated */
 };
@@ -91,6 +96,13 @@ static inline int stp_action(struct stp_context *c, long n, const char *loc)
 		return 1;
 	}
 	return 0;
+}
+
+/* stp_uncatchable - the error of this hit cannot be caught by try/catch
+ * (MAXACTION: a catch block would only run more statements). */
+static inline int stp_uncatchable(const struct stp_context *c)
+{
+	return c->actions > MAXACTION;
 }
 
 /* stp_frame_push - allocate @size zeroed bytes for a probe's or function's

@@ -216,9 +216,11 @@ static void gen_embedded_function(struct strbuf *o, struct functiondecl *fn)
 	else
 		strbuf_add(o, "#define STAP_RETURN(v) do { __retvalue = (v); "
 			   "goto __stp_out; } while (0)\n");
-	strbuf_printf(o, "#define STAP_ERROR(...) do { snprintf(c->error_buf, "
+	/* errors name the call site (set by the caller in c->call_loc) */
+	strbuf_printf(o, "#define STAP_LOC (c->call_loc ? c->call_loc : %s)\n", l);
+	strbuf_add(o, "#define STAP_ERROR(...) do { snprintf(c->error_buf, "
 		      "sizeof(c->error_buf), __VA_ARGS__); stp_error(c, "
-		      "c->error_buf, %s); goto __stp_out; } while (0)\n", l);
+		      "c->error_buf, STAP_LOC); goto __stp_out; } while (0)\n");
 	for (i = 0; i < fn->params.n; i++) {
 		struct sym *p = fn->params.items[i];
 		strbuf_printf(o, "#define STAP_ARG_%s a_%s\n", p->name, p->name);
@@ -226,7 +228,7 @@ static void gen_embedded_function(struct strbuf *o, struct functiondecl *fn)
 	strbuf_printf(o, "\t{\n%s\n\t}\n\tgoto __stp_out;\n__stp_out:\n",
 		      fn->embedded_c);
 	strbuf_add(o, "#undef CONTEXT\n#undef STAP_RETVALUE\n#undef STAP_RETURN\n"
-		   "#undef STAP_ERROR\n");
+		   "#undef STAP_ERROR\n#undef STAP_LOC\n");
 	for (i = 0; i < fn->params.n; i++)
 		strbuf_printf(o, "#undef STAP_ARG_%s\n",
 			      ((struct sym *)fn->params.items[i])->name);

@@ -327,6 +327,11 @@ static char *gen_call(struct gen *g, struct expr *e)
 		free(v);
 	}
 	res = new_temp(g, fn->ret);
+	if (fn->embedded_c) {
+		char *l = loc_literal(&e->loc);
+		emit(g, "c->call_loc = %s;", l);
+		free(l);
+	}
 	if (fn->ret == TYPE_STRING)
 		emit(g, "%s(c, %s%s);", cn, res, strbuf_str(&argv));
 	else
@@ -611,6 +616,7 @@ static void gen_try(struct gen *g, struct stmt *st)
 	g->err_label = oerr;
 	emit(g, "goto %s;", end);
 	emit(g, "%s:", catch);
+	emit(g, "if (unlikely(stp_uncatchable(c))) goto %s;", oerr);
 	if (st->catch_sym) {
 		char *cv = var_ref(g, st->catch_sym);
 		emit(g, "stp_strcpy(%s, c->error ? c->error : \"\");", cv);

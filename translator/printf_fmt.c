@@ -122,10 +122,12 @@ char *printf_to_kernel(const char *fmt, size_t len, struct fmt_arg *args,
 			args[n++] = (struct fmt_arg){
 				cv.c == 's' ? TYPE_STRING : TYPE_LONG, cv.c };
 		if (cv.c == 'p') {
-			/* SystemTap prints pointers as plain hex with 0x; the
-			 * kernel's %p would hash them. */
-			strbuf_printf(&out, "%%%s%s%s%s", cv.flags, cv.width,
-				      cv.prec, "#llx");
+			/* SystemTap prints pointers as 0x and 16 hex digits
+			 * (unless a width is given); the kernel's %p would
+			 * hash them. */
+			strbuf_printf(&out, "%%%s%s%s%s", cv.flags,
+				      cv.width[0] ? cv.width : "018", cv.prec,
+				      "#llx");
 			continue;
 		}
 		strbuf_printf(&out, "%%%s%s%s", cv.flags, cv.width, cv.prec);
