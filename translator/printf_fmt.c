@@ -125,9 +125,8 @@ char *printf_to_kernel(const char *fmt, size_t len, struct fmt_arg *args,
 			/* SystemTap prints pointers as 0x and 16 hex digits
 			 * (unless a width is given); the kernel's %p would
 			 * hash them. */
-			strbuf_printf(&out, "%%%s%s%s%s", cv.flags,
-				      cv.width[0] ? cv.width : "018", cv.prec,
-				      "#llx");
+			strbuf_printf(&out, "%%#%s%s%sllx", cv.flags,
+				      cv.width[0] ? cv.width : "018", cv.prec);
 			continue;
 		}
 		strbuf_printf(&out, "%%%s%s%s", cv.flags, cv.width, cv.prec);
