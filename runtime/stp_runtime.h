@@ -128,6 +128,20 @@ void stp_strcat(char *dst, const char *src);
  * bytes), truncating.  The format is already in kernel syntax (the
  * translator turns "%d" into "%lld" and passes int64 arguments). */
 void stp_sprintf(char *dst, const char *fmt, ...) __printf(2, 3);
+/* stp_sprintf_cat - as stp_sprintf, appending to the string in @dst. */
+void stp_sprintf_cat(char *dst, const char *fmt, ...) __printf(2, 3);
+/* stp_format_special - the printf conversions the kernel lacks, printed
+ * (@dst NULL) or appended to the script string @dst:
+ *   %b  @v as raw bytes: @width bytes (1, 2, 4 or 8; default 8), in the
+ *       machine's byte order (bytes after a NUL are lost in a string);
+ *   %m  @prec bytes (default 1, at most 1024) of kernel memory at @v;
+ *   %M  the same in hex, two digits per byte.
+ * For %m/%M @width pads with spaces (left-aligned with the '-' in
+ * @flags); a bad address records "kernel read fault at 0xADDR" at @loc.
+ * Context: probe handler; does not sleep. */
+void stp_format_special(struct stp_context *c, char *dst, char conv,
+			const char *flags, int width, int prec, s64 v,
+			const char *loc);
 /* stp_long_to_str - decimal text of @v into @dst (MAXSTRINGLEN bytes). */
 void stp_long_to_str(char *dst, s64 v);
 

@@ -201,19 +201,22 @@ static char *gen_map_expr(struct gen *g, struct expr *e)
 	return t;
 }
 
-/* gen_format - generate a print/sprintf call: @kfmt_out receives the kernel
- * format, @argv the C arguments (appended with leading ", "). */
-static void gen_printf_args(struct gen *g, struct expr *e, int first,
-			    struct strbuf *kfmt, struct strbuf *argv)
+/* gen_printf_args - the kernel format (into @kfmt) and C arguments
+ * (appended to @argv with leading ", ") of the plain format piece
+ * [@start, @end) of the printf-style call @e, whose values start at
+ * argument *@next (advanced past the ones used). */
+static void gen_printf_args(struct gen *g, struct expr *e, size_t start,
+			    size_t end, int *next, struct strbuf *kfmt,
+			    struct strbuf *argv)
 {
-	struct expr *f = e->args.items[first];
+	struct expr *f = e->args.items[0];
 	struct fmt_arg fa[64];
 	int n = 0, i;
-	char *k = printf_to_kernel(f->str, f->str_len, fa, 64, &n);
+	char *k = printf_to_kernel(f->str + start, end - start, fa, 64, &n);
 	strbuf_add(kfmt, k);
 	free(k);
-	for (i = 0; i < n && first + 1 + i < e->args.n; i++) {
-		char *v = gen_expr(g, e->args.items[first + 1 + i]);
+	for (i = 0; i < n && *next < e->args.n; i++) {
+		char *v = gen_expr(g, e->args.items[(*next)++]);
 		if (fa[i].conv == '*' || fa[i].conv == 'c')
 			strbuf_printf(argv, ", (int)(%s)", v);
 		else if (fa[i].type == TYPE_STRING)
@@ -222,6 +225,58 @@ static void gen_printf_args(struct gen *g, struct expr *e, int first,
 			strbuf_printf(argv, ", (long long)(%s)", v);
 		free(v);
 	}
+}
+
+/* gen_printf_pieces - printf/sprintf with %b/%m/%M: each piece printed
+ * (or appended to the string @dst) in turn. */
+static void gen_printf_pieces(struct gen *g, struct expr *e, const char *dst)
+{
+	struct expr *f = e->args.items[0];
+	struct fmt_piece pc;
+	size_t pos = 0;
+	int next = 1;
+	char *l = loc_literal(&e->loc);
+	if (dst)
+		emit(g, "%s[0] = '\\0';", dst);
+	while (printf_next_piece(f->str, f->str_len, pos, &pc) == 0) {
+		pos = pc.end;
+		if (!pc.special) {
+			struct strbuf kfmt = {0}, argv = {0};
+			char *q;
+			gen_printf_args(g, e, pc.start, pc.end, &next, &kfmt, &argv);
+			q = c_quote(strbuf_str(&kfmt), kfmt.len);
+			if (dst)
+				emit(g, "stp_sprintf_cat(%s, %s%s);", dst, q,
+				     strbuf_str(&argv));
+			else
+				emit(g, "stp_printf(c, %s%s);", q, strbuf_str(&argv));
+			free(q);
+			free(kfmt.s);
+			free(argv.s);
+		} else {
+			char *w = NULL, *p = NULL, *v = NULL, *fl;
+			if (pc.width == -2 && next < e->args.n)
+				w = gen_expr(g, e->args.items[next++]);
+			if (pc.prec == -2 && next < e->args.n)
+				p = gen_expr(g, e->args.items[next++]);
+			if (next < e->args.n)
+				v = gen_expr(g, e->args.items[next++]);
+			fl = c_quote(pc.flags, strlen(pc.flags));
+			if (!w)
+				w = xasprintf("%ld", pc.width);
+			if (!p)
+				p = xasprintf("%ld", pc.prec);
+			emit(g, "stp_format_special(c, %s, '%c', %s, (int)(%s), "
+			     "(int)(%s), %s, %s);", dst ? dst : "NULL", pc.conv,
+			     fl, w, p, v ? v : "0", l);
+			check_error(g);
+			free(w);
+			free(p);
+			free(v);
+			free(fl);
+		}
+	}
+	free(l);
 }
 
 /* gen_concat_args - kernel format and arguments printing each value of
@@ -283,8 +338,16 @@ static char *gen_print(struct gen *g, struct expr *e)
 		if (((struct expr *)e->args.items[i])->kind == E_HIST &&
 		    (!strcmp(base, "print") || !strcmp(base, "println")))
 			return gen_print_hist(g, e);
-	if (!strcmp(base, "printf")) {
-		gen_printf_args(g, e, 0, &kfmt, &argv);
+	if (!strcmp(base, "printf") && printf_has_special(
+		    ((struct expr *)e->args.items[0])->str,
+		    ((struct expr *)e->args.items[0])->str_len)) {
+		res = to_str ? new_temp(g, TYPE_STRING) : NULL;
+		gen_printf_pieces(g, e, res);
+		return res ? res : xstrdup("0");
+	} else if (!strcmp(base, "printf")) {
+		struct expr *f = e->args.items[0];
+		int next = 1;
+		gen_printf_args(g, e, 0, f->str_len, &next, &kfmt, &argv);
 	} else if (!strncmp(base, "printd", 6)) {
 		char *d = gen_expr(g, e->args.items[0]);
 		char *dt = new_temp(g, TYPE_STRING);
