@@ -156,6 +156,20 @@ static char *runtime_cache_dir(struct session *s, struct rt_file *f, int n)
 	}
 	for (i = 0; i < s->defines.n; i++)
 		fnv(&h, s->defines.items[i], strlen(s->defines.items[i]) + 1);
+	{
+		/* a reinstalled build tree of the same release: new objects */
+		static const char *const stamps[] = {
+			"include/generated/autoconf.h", "Makefile", ".config" };
+		for (i = 0; i < 3; i++) {
+			char *pth = xasprintf("%s/%s", s->kernel_build, stamps[i]);
+			struct stat st;
+			if (stat(pth, &st) == 0) {
+				fnv(&h, &st.st_mtime, sizeof(st.st_mtime));
+				fnv(&h, &st.st_size, sizeof(st.st_size));
+			}
+			free(pth);
+		}
+	}
 	if (base && *base)
 		root = xasprintf("%s/cache/runtime", base);
 	else if (home && *home)
