@@ -67,6 +67,23 @@ char *kbuild_release_of(const char *build_dir)
 	return r;
 }
 
+/* bufsize_define - "-DSTP_RELAY_BUFSIZE=..." for stap -s MB (the relay
+ * buffer per CPU; transport.c's default), or NULL without -s. */
+static char *bufsize_define(struct session *s)
+{
+	int i;
+	for (i = 0; i + 1 < s->staprun_opts.n; i++)
+		if (!strcmp(s->staprun_opts.items[i], "-s")) {
+			long mb = strtol(s->staprun_opts.items[i + 1], NULL, 10);
+			if (mb < 1)
+				mb = 1;
+			if (mb > 4095)
+				mb = 4095;
+			return xasprintf("-DSTP_RELAY_BUFSIZE=(%ldU*1024*1024)", mb);
+		}
+	return NULL;
+}
+
 /* ---- the per-kernel runtime object cache ----
  *
  * The runtime's objects depend only on the kernel build tree, the
@@ -156,6 +173,12 @@ static char *runtime_cache_dir(struct session *s, struct rt_file *f, int n)
 	}
 	for (i = 0; i < s->defines.n; i++)
 		fnv(&h, s->defines.items[i], strlen(s->defines.items[i]) + 1);
+	{
+		char *bs = bufsize_define(s);
+		if (bs)
+			fnv(&h, bs, strlen(bs) + 1);
+		free(bs);
+	}
 	{
 		/* a reinstalled build tree of the same release: new objects */
 		static const char *const stamps[] = {
@@ -395,6 +418,10 @@ int kbuild_module(struct session *s, const char *csource, char **ko)
 		      s->module_name, s->module_name, strbuf_str(&objs));
 	for (i = 0; i < s->defines.n; i++)
 		strbuf_printf(&mk, " -D%s", (const char *)s->defines.items[i]);
+	p = bufsize_define(s);
+	if (p)
+		strbuf_printf(&mk, " '%s'", p);
+	free(p);
 	strbuf_add(&mk, "\n");
 	p = xasprintf("%s/Kbuild", dir);
 	rc = write_file(p, mk.s, mk.len);
