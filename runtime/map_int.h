@@ -1,5 +1,11 @@
 /* map_int.h - the hash tables behind script arrays, shared by map.c,
- * stat.c and sort.c.  Not used by generated code. */
+ * stat.c and sort.c.  Not used by generated code.
+ *
+ * Context and locking of everything here: probe context with the
+ * owning script global's lock held (shared for lookups and for a CPU's
+ * own statistics table, exclusive otherwise); nothing sleeps, allocates
+ * or fails except by returning NULL.  Tables are allocated only by
+ * stp_map_alloc (process context, module load). */
 #ifndef STP_MAP_INT_H
 #define STP_MAP_INT_H
 
@@ -37,7 +43,7 @@ static inline char *stp_ent_ptr(struct stp_htab *t, struct stp_mentry *e,
 
 /* stp_htab_find - the entry of @keys, or NULL. */
 struct stp_mentry *stp_htab_find(struct stp_htab *t, const union stp_key *keys);
-/* stp_htab_find_entry_keys - the entry of @t whose keys equal those of
+/* stp_htab_find_like - the entry of @t whose keys equal those of
  * entry @o of table @ot (same map layout), or NULL. */
 struct stp_mentry *stp_htab_find_like(struct stp_htab *t, struct stp_htab *ot,
 				      struct stp_mentry *o);
@@ -47,21 +53,29 @@ struct stp_mentry *stp_htab_insert(struct stp_htab *t, const union stp_key *keys
 /* stp_htab_insert_like - insert the keys of @o (from table @ot). */
 struct stp_mentry *stp_htab_insert_like(struct stp_htab *t, struct stp_htab *ot,
 					struct stp_mentry *o);
+/* stp_htab_remove - unlink live entry @e and return it to the pool. */
 void stp_htab_remove(struct stp_htab *t, struct stp_mentry *e);
+/* stp_htab_clear - remove every entry. */
 void stp_htab_clear(struct stp_htab *t);
 /* stp_map_overflow - record the array overflow error of @m. */
 void stp_map_overflow(struct stp_context *c, struct stp_map *m,
 		      const char *loc);
 
 /* stat.c */
+/* stp_stat_size - bytes of one statistic of @m (with its histogram). */
 size_t stp_stat_size(const struct stp_map *m);
+/* stp_stat_merge - add statistic @src into @dst (both of map @m). */
 void stp_stat_merge(const struct stp_map *m, struct stp_stat *dst,
 		    const struct stp_stat *src);
+/* stp_stat_reset - make @s the empty statistic. */
 void stp_stat_reset(const struct stp_map *m, struct stp_stat *s);
+/* stp_stat_value - operator @op of @st, as stp_stat_op. */
 s64 stp_stat_value(struct stp_context *c, const struct stp_stat *st, int op,
 		   const char *loc);
 
 /* sort.c */
+/* stp_htab_sort - stable in-place sort of @t's live list by key @col
+ * (1-based) or the value (@col <= 0), ascending (@dir 1) or descending. */
 void stp_htab_sort(struct stp_htab *t, int col, int dir);
 
 #endif

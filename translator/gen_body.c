@@ -334,10 +334,15 @@ static char *gen_print(struct gen *g, struct expr *e)
 	struct strbuf kfmt = {0}, argv = {0};
 	char *res, *q;
 	int i;
-	for (i = 0; !to_str && i < e->args.n; i++)
-		if (((struct expr *)e->args.items[i])->kind == E_HIST &&
-		    (!strcmp(base, "print") || !strcmp(base, "println")))
-			return gen_print_hist(g, e);
+	for (i = 0; i < e->args.n; i++)
+		if (((struct expr *)e->args.items[i])->kind == E_HIST) {
+			if (!to_str && (!strcmp(base, "print") ||
+					!strcmp(base, "println")))
+				return gen_print_hist(g, e);
+			unsupported(g, &((struct expr *)e->args.items[i])->loc,
+				    "a histogram outside print/println");
+			return xstrdup("0");
+		}
 	if (!strcmp(base, "printf") && printf_has_special(
 		    ((struct expr *)e->args.items[0])->str,
 		    ((struct expr *)e->args.items[0])->str_len)) {
