@@ -331,13 +331,18 @@ struct stp_htab *stp_map_iter_start(struct stp_context *c, struct stp_map *m,
 	struct stp_htab *t = m->tab;
 
 	if (m->val_type == STP_T_STAT) {
+		struct stp_mentry *e, *n;
 		unsigned int cpu;
 
+		/* Refresh the merged table in place (existing entries keep
+		 * their place), so that a foreach nested in another over the
+		 * same statistics leaves the outer loop's position valid. */
 		t = m->agg;
-		stp_htab_clear(t);
+		list_for_each_entry(e, &t->live, lnode)
+			stp_stat_reset(m, (void *)stp_ent_ptr(t, e, t->val_off));
 		for_each_possible_cpu(cpu) {
 			struct stp_htab *p = m->pcpu[cpu];
-			struct stp_mentry *e, *a;
+			struct stp_mentry *a;
 
 			list_for_each_entry(e, &p->live, lnode) {
 				a = stp_htab_find_like(t, p, e);
@@ -351,6 +356,9 @@ struct stp_htab *stp_map_iter_start(struct stp_context *c, struct stp_map *m,
 					       (void *)stp_ent_ptr(p, e, p->val_off));
 			}
 		}
+		list_for_each_entry_safe(e, n, &t->live, lnode)
+			if (((struct stp_stat *)stp_ent_ptr(t, e, t->val_off))->count == 0)
+				stp_htab_remove(t, e);
 	}
 	if (dir)
 		stp_htab_sort(t, col, dir);
