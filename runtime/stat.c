@@ -30,7 +30,9 @@ void stp_stat_merge(const struct stp_map *m, struct stp_stat *dst,
 		dst->max = src->max;
 	dst->count += src->count;
 	dst->sum += src->sum;
-	dst->sumsq += src->sumsq;
+	dst->acc_a += src->count * src->avg * src->avg;
+	dst->acc_b += src->count * src->avg;
+	dst->acc_s2 += (src->count - 1) * src->var;
 	for (i = 0; i < m->hist.buckets; i++)
 		dst->hist[i] += src->hist[i];
 }
@@ -66,13 +68,24 @@ int stp_stat_add(struct stp_context *c, struct stp_map *m,
 		return -1;
 	}
 	s = (void *)stp_ent_ptr(t, e, t->val_off);
-	if (s->count == 0 || v < s->min)
-		s->min = v;
-	if (s->count == 0 || v > s->max)
-		s->max = v;
-	s->count++;
-	s->sum += v;
-	s->sumsq += v * v;
+	if (s->count == 0) {
+		s->min = s->max = s->sum = s->avg = v;
+		s->count = 1;
+		s->m2 = s->var = 0;
+	} else {
+		s64 delta = v - s->avg;
+
+		if (v < s->min)
+			s->min = v;
+		if (v > s->max)
+			s->max = v;
+		s->count++;
+		s->sum += v;
+		/* Welford's running mean and second moment, in integers */
+		s->avg += div64_s64(delta, s->count);
+		s->m2 += delta * (v - s->avg);
+		s->var = div64_s64(s->m2, s->count - 1);
+	}
 	if (m->hist.type != STP_HIST_NONE)
 		s->hist[stp_hist_bucket(&m->hist, v)]++;
 	return 0;
@@ -116,11 +129,18 @@ s64 stp_stat_value(struct stp_context *c, const struct stp_stat *st, int op,
 		return st->max;
 	case STP_STAT_AVG:
 		return div64_s64(st->sum, n);
-	case STP_STAT_VARIANCE:
-		/* sample variance: (n*sum(x^2) - sum(x)^2) / (n*(n-1)) */
+	case STP_STAT_VARIANCE: {
+		/* total variance over the CPUs' parts: (S1 + S2) / (n - 1)
+		 * with avg the merged mean, S1 = sum of count*(avg_i-avg)^2
+		 * (expanded over the accumulators), S2 = sum of
+		 * (count_i-1)*var_i */
+		s64 avg = div64_s64(st->sum, n);
+
 		if (n < 2)
 			return 0;
-		return div64_s64(n * st->sumsq - st->sum * st->sum, n * (n - 1));
+		return div64_s64(st->acc_a - 2 * avg * st->acc_b + avg * avg * n +
+				 st->acc_s2, n - 1);
+	}
 	}
 	return 0;
 }
@@ -203,9 +223,9 @@ static void stp_hist_print(struct stp_context *c, const struct stp_hist *h,
 		scale = div64_s64(max + STP_HIST_WIDTH - 1, STP_HIST_WIDTH);
 	cnt_space = stp_val_space(max);
 	if (h->type == STP_HIST_LINEAR) {
+		/* (SystemTap sizes it by the highest row's index) */
 		val_space = max(stp_val_space(h->start) + under,
-				stp_val_space(h->start + h->interval *
-					      (h->buckets - 2)) + over);
+				stp_val_space(h->start + h->interval * high) + over);
 	} else {
 		val_space = max(stp_val_space(stp_log_bucket_value(high)),
 				stp_val_space(stp_log_bucket_value(low)));

@@ -132,12 +132,14 @@ void stp_sprintf(char *dst, const char *fmt, ...) __printf(2, 3);
 void stp_sprintf_cat(char *dst, const char *fmt, ...) __printf(2, 3);
 /* stp_format_special - the printf conversions the kernel lacks, printed
  * (@dst NULL) or appended to the script string @dst:
- *   %b  @v as raw bytes: @width bytes (1, 2, 4 or 8; default 8), in the
- *       machine's byte order (bytes after a NUL are lost in a string);
- *   %m  @prec bytes (default 1, at most 1024) of kernel memory at @v;
+ *   %b  @v as raw bytes in the machine's byte order: @prec bytes (1, 2,
+ *       4 or 8; else @width if valid, else 8), padded with NUL bytes to
+ *       @width (bytes after a NUL are lost in a string);
+ *   %m  @prec bytes (default 1, at most 1024) of kernel memory at @v
+ *       (user memory with the '#' flag), padded with spaces to @width;
  *   %M  the same in hex, two digits per byte.
- * For %m/%M @width pads with spaces (left-aligned with the '-' in
- * @flags); a bad address records "kernel read fault at 0xADDR" at @loc.
+ * The '-' in @flags pads on the right.  A bad address records "kernel
+ * read fault at 0xADDR" (or "user ...") at @loc.
  * Context: probe handler; does not sleep. */
 void stp_format_special(struct stp_context *c, char *dst, char conv,
 			const char *flags, int width, int prec, s64 v,
@@ -251,10 +253,16 @@ struct stp_hist {
 	int buckets;               /* set by stp_map_alloc */
 };
 
-/* An aggregated statistic. */
+/* A statistic: one CPU's part, or the merge of all CPUs' parts.
+ * @variance follows SystemTap's integer arithmetic: each CPU keeps a
+ * running (Welford) mean and second moment; merging combines them with
+ * the total-variance formula. */
 struct stp_stat {
 	s64 count, sum, min, max;
-	s64 sumsq;                 /* sum of squares, for @variance */
+	s64 avg, m2, var;          /* one CPU: running mean, second moment,
+	                            * sample variance (count >= 2) */
+	s64 acc_a, acc_b, acc_s2;  /* merged: sum of count*avg^2, of
+	                            * count*avg, of (count-1)*var */
 	s64 hist[];                /* hist.buckets counters */
 };
 

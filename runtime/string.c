@@ -90,18 +90,35 @@ static void stp_emit_pad(struct stp_context *c, char *dst, int n)
 	}
 }
 
+/* stp_binary_size - @n if it is a valid %b size (1, 2, 4, 8), else -1. */
+static int stp_binary_size(int n)
+{
+	return (n == 1 || n == 2 || n == 4 || n == 8) ? n : -1;
+}
+
 void stp_format_special(struct stp_context *c, char *dst, char conv,
 			const char *flags, int width, int prec, s64 v,
 			const char *loc)
 {
 	static const char hex[] = "0123456789abcdef";
 	int left = strchr(flags, '-') != NULL, n, out, i;
+	int user = strchr(flags, '#') != NULL;   /* %#m, %#M: user memory */
 	unsigned long addr = (unsigned long)v;
 	char chunk[32], txt[64];
 
 	if (conv == 'b') {
-		n = (width == 1 || width == 2 || width == 4) ? width : 8;
-		stp_emit_bytes(c, dst, (const char *)&v, n);
+		static const char zeros[8];
+		int size = stp_binary_size(prec);
+
+		if (width < 0)
+			width = size = size < 0 ? 8 : size;
+		else if (size < 0)
+			size = stp_binary_size(width) < 0 ? 8 : width;
+		while (!left && width-- > size)
+			stp_emit_bytes(c, dst, zeros, 1);
+		stp_emit_bytes(c, dst, (const char *)&v, size);
+		while (left && width-- > size)
+			stp_emit_bytes(c, dst, zeros, 1);
 		return;
 	}
 	n = prec < 0 ? 1 : min(prec, 1024);
@@ -111,10 +128,12 @@ void stp_format_special(struct stp_context *c, char *dst, char conv,
 	for (i = 0; i < n; i += sizeof(chunk)) {
 		int k = min_t(int, n - i, sizeof(chunk)), j;
 
-		if (copy_from_kernel_nofault(chunk, (const void *)(addr + i), k)) {
+		if (user ? copy_from_user_nofault(chunk, (const void __user *)(addr + i), k) :
+		    copy_from_kernel_nofault(chunk, (const void *)(addr + i), k)) {
 			if (!c->error) {
 				snprintf(c->error_buf, sizeof(c->error_buf),
-					 "kernel read fault at 0x%lx", addr + i);
+					 "%s read fault at 0x%lx",
+					 user ? "user" : "kernel", addr + i);
 				stp_error(c, c->error_buf, loc);
 			}
 			return;

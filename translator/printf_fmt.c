@@ -125,11 +125,10 @@ char *printf_to_kernel(const char *fmt, size_t len, struct fmt_arg *args,
 			args[n++] = (struct fmt_arg){
 				cv.c == 's' ? TYPE_STRING : TYPE_LONG, cv.c };
 		if (cv.c == 'p') {
-			/* SystemTap prints pointers as 0x and 16 hex digits
-			 * (unless a width is given); the kernel's %p would
-			 * hash them. */
-			strbuf_printf(&out, "%%#%s%s%sllx", cv.flags,
-				      cv.width[0] ? cv.width : "018", cv.prec);
+			/* SystemTap's %p is %#x (the kernel's %p would hash
+			 * the value). */
+			strbuf_printf(&out, "%%#%s%s%sllx", cv.flags, cv.width,
+				      cv.prec);
 			continue;
 		}
 		strbuf_printf(&out, "%%%s%s%s", cv.flags, cv.width, cv.prec);
