@@ -69,6 +69,30 @@ void stp_session_stop(int run_end)
 	mutex_unlock(&stp_session_mutex);
 }
 
+/* stp_maps_free / stp_maps_alloc - the script's arrays and statistics
+ * (see stp_module.maps).  Process context; may sleep. */
+static void stp_maps_free(void)
+{
+	int i;
+
+	for (i = 0; i < stp_module.nmaps; i++)
+		stp_map_free(stp_module.maps[i]);
+}
+
+static int stp_maps_alloc(void)
+{
+	int i, rc;
+
+	for (i = 0; i < stp_module.nmaps; i++) {
+		rc = stp_map_alloc(stp_module.maps[i]);
+		if (rc) {
+			stp_maps_free();
+			return rc;
+		}
+	}
+	return 0;
+}
+
 static int __init stp_init(void)
 {
 	int rc;
@@ -76,11 +100,17 @@ static int __init stp_init(void)
 	rc = stp_contexts_alloc();
 	if (rc)
 		return rc;
+	rc = stp_maps_alloc();
+	if (rc) {
+		stp_contexts_free();
+		return rc;
+	}
 	stp_locks_init();
 	if (stp_module.init_globals)
 		stp_module.init_globals();
 	rc = stp_transport_init();
 	if (rc) {
+		stp_maps_free();
 		stp_contexts_free();
 		return rc;
 	}
@@ -91,6 +121,7 @@ static void __exit stp_exit(void)
 {
 	stp_session_stop(0);
 	stp_transport_exit();
+	stp_maps_free();
 	stp_contexts_free();
 }
 

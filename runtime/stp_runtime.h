@@ -21,6 +21,8 @@
 #include <linux/sched.h>
 #include <linux/ptrace.h>
 #include <linux/spinlock.h>
+#include <linux/moduleparam.h>
+#include <linux/ctype.h>
 
 #ifndef MAXSTRINGLEN
 #define MAXSTRINGLEN 512        /* bytes of a script string, NUL included */
@@ -58,9 +60,13 @@ struct stp_context {
 	const char *error;         /* first error of this hit, or NULL */
 	const char *error_loc;     /* its script location "file:line:col" */
 	char error_buf[128];       /* storage for formatted error messages */
+	const char *call_loc;      /* script location of the latest call of an
+	                            * embedded-C function (STAP_ERROR's) */
 	long actions;              /* statements executed in this hit */
 	int nesting;               /* script function call depth */
 	size_t frame_used;         /* bytes in use in frames[] */
+	char tok_buf[MAXSTRINGLEN]; /* tokenize(): the string being split */
+	size_t tok_pos;            /* ... and the offset of the next token */
 	char frames[STP_CONTEXT_STACK]; /* locals of the running probe and
 	                                 * script functions, bump-allocated */
 };
@@ -92,6 +98,13 @@ static inline int stp_action(struct stp_context *c, long n, const char *loc)
 	return 0;
 }
 
+/* stp_uncatchable - the error of this hit cannot be caught by try/catch
+ * (MAXACTION: a catch block would only run more statements). */
+static inline int stp_uncatchable(const struct stp_context *c)
+{
+	return c->actions > MAXACTION;
+}
+
 /* stp_frame_push - allocate @size zeroed bytes for a probe's or function's
  * locals.  Returns NULL and records an error ("MAXNESTING exceeded" or
  * "out of context memory") when it cannot.  Frames are popped in LIFO
@@ -115,6 +128,22 @@ void stp_strcat(char *dst, const char *src);
  * bytes), truncating.  The format is already in kernel syntax (the
  * translator turns "%d" into "%lld" and passes int64 arguments). */
 void stp_sprintf(char *dst, const char *fmt, ...) __printf(2, 3);
+/* stp_sprintf_cat - as stp_sprintf, appending to the string in @dst. */
+void stp_sprintf_cat(char *dst, const char *fmt, ...) __printf(2, 3);
+/* stp_format_special - the printf conversions the kernel lacks, printed
+ * (@dst NULL) or appended to the script string @dst:
+ *   %b  @v as raw bytes in the machine's byte order: @prec bytes (1, 2,
+ *       4 or 8; else @width if valid, else 8), padded with NUL bytes to
+ *       @width (bytes after a NUL are lost in a string);
+ *   %m  @prec bytes (default 1, at most 1024) of kernel memory at @v
+ *       (user memory with the '#' flag), padded with spaces to @width;
+ *   %M  the same in hex, two digits per byte.
+ * The '-' in @flags pads on the right.  A bad address records "kernel
+ * read fault at 0xADDR" (or "user ...") at @loc.
+ * Context: probe handler; does not sleep. */
+void stp_format_special(struct stp_context *c, char *dst, char conv,
+			const char *flags, int width, int prec, s64 v,
+			const char *loc);
 /* stp_long_to_str - decimal text of @v into @dst (MAXSTRINGLEN bytes). */
 void stp_long_to_str(char *dst, s64 v);
 
@@ -184,6 +213,172 @@ int stp_lock_globals(struct stp_context *c, const struct stp_lock_req *reqs,
  * @n), in reverse order.  Context: as stp_lock_globals. */
 void stp_unlock_globals(const struct stp_lock_req *reqs, int n);
 
+
+/* ---- associative arrays and statistics (map.c, stat.c, sort.c) ----
+ *
+ * A script array is a `struct stp_map` defined statically by the
+ * generated code (the fields up to `hist`) and given its storage by
+ * stp_map_alloc at module load: a hash table over a preallocated pool of
+ * max_entries entries, each sized for the array's own key and value
+ * types (a long key takes 8 bytes, a string key MAXSTRINGLEN).  Nothing
+ * is allocated in probe context.  A scalar statistic is a statistics map
+ * with no keys and one entry.
+ *
+ * Statistics maps have one table per possible CPU: `<<<` only touches
+ * the running CPU's table (preemption is off), so the script global's
+ * lock is taken shared for it; reading an aggregate merges the CPUs'
+ * tables and needs the lock exclusive.  Long and string maps have one
+ * table; readers take the lock shared, writers (and foreach, which sorts
+ * the table in place) exclusive.  Every function below except
+ * stp_map_alloc/stp_map_free runs in probe context with the map's lock
+ * held as described, never sleeps and never allocates. */
+
+#define STP_MAX_KEYS 9
+#define STP_HIST_LOG_BUCKETS 128   /* buckets of @hist_log: -2^63 .. 2^63 */
+#define STP_HIST_LOG_BUCKET0 64    /* the bucket of value 0 */
+
+enum stp_vtype { STP_T_LONG = 1, STP_T_STR = 2, STP_T_STAT = 3 };
+enum stp_hist_type { STP_HIST_NONE = 0, STP_HIST_LOG, STP_HIST_LINEAR };
+enum stp_stat_op { STP_STAT_COUNT, STP_STAT_SUM, STP_STAT_MIN, STP_STAT_MAX,
+		   STP_STAT_AVG, STP_STAT_VARIANCE };
+
+/* A key of a map access, as generated code passes it: .l for long keys,
+ * .s (a NUL-terminated string, truncated to MAXSTRINGLEN) for strings. */
+union stp_key {
+	s64 l;
+	const char *s;
+};
+
+/* The histogram kept by a statistic (one kind per global). */
+struct stp_hist {
+	int type;                  /* enum stp_hist_type */
+	s64 start, stop, interval; /* STP_HIST_LINEAR parameters */
+	int buckets;               /* set by stp_map_alloc */
+};
+
+/* A statistic: one CPU's part, or the merge of all CPUs' parts.
+ * @variance follows SystemTap's integer arithmetic: each CPU keeps a
+ * running (Welford) mean and second moment; merging combines them with
+ * the total-variance formula. */
+struct stp_stat {
+	s64 count, sum, min, max;
+	s64 avg, m2, var;          /* one CPU: running mean, second moment,
+	                            * sample variance (count >= 2) */
+	s64 acc_a, acc_b, acc_s2;  /* merged: sum of count*avg^2, of
+	                            * count*avg, of (count-1)*var */
+	s64 hist[];                /* hist.buckets counters */
+};
+
+struct stp_htab;
+
+struct stp_map {
+	/* filled in by the generated code */
+	const char *name;          /* script name, for messages */
+	int nkeys;                 /* 0 (scalar statistic) .. STP_MAX_KEYS */
+	u8 key_types[STP_MAX_KEYS]; /* STP_T_LONG or STP_T_STR */
+	u8 val_type;               /* enum stp_vtype */
+	u32 max_entries;           /* capacity ([N] or MAXMAPENTRIES) */
+	int wrap;                  /* % : evict the oldest entry when full */
+	struct stp_hist hist;      /* statistics only */
+	/* owned by the runtime */
+	struct stp_htab *tab;      /* long/string values */
+	struct stp_htab **pcpu;    /* statistics: [nr_cpu_ids] */
+	struct stp_htab *agg;      /* statistics: merged for foreach */
+	struct stp_stat *scratch;  /* statistics: one merged value */
+};
+
+#ifndef MAXMAPENTRIES
+#define MAXMAPENTRIES 2048
+#endif
+
+/* stp_map_alloc - allocate @m's tables (vmalloc).  Returns 0 or -ENOMEM.
+ * Process context; may sleep.  stp_map_free releases them (idempotent). */
+int stp_map_alloc(struct stp_map *m);
+void stp_map_free(struct stp_map *m);
+
+/* stp_map_ref - the value slot of @keys in long/string map @m, created
+ * (zeroed: 0 or "") if absent.  Returns an s64 * or a char[MAXSTRINGLEN]
+ * to write; NULL when the map is full (error "Array overflow, check size
+ * limit (N) for array 'NAME'" at @loc), unless it is a wrap-around map,
+ * which then evicts its oldest entry.  Lock: exclusive. */
+void *stp_map_ref(struct stp_context *c, struct stp_map *m,
+		  const union stp_key *keys, const char *loc);
+/* stp_map_get_long / stp_map_get_str - the value of @keys, 0 or "" if
+ * absent (nothing is created).  The string stays valid until the map is
+ * next modified.  Lock: shared. */
+s64 stp_map_get_long(struct stp_map *m, const union stp_key *keys);
+const char *stp_map_get_str(struct stp_map *m, const union stp_key *keys);
+/* stp_map_exists - 1 if @keys is in @m (any CPU for statistics).
+ * Lock: shared (exclusive for statistics). */
+int stp_map_exists(struct stp_map *m, const union stp_key *keys);
+/* stp_map_delete - remove @keys (all CPUs' parts of a statistic).
+ * stp_map_clear - remove everything.  Lock: exclusive. */
+void stp_map_delete(struct stp_map *m, const union stp_key *keys);
+void stp_map_clear(struct stp_map *m);
+
+/* stp_stat_add - `m[keys] <<< v` on this CPU's part.  Returns 0, or -1
+ * after recording the overflow error as stp_map_ref does.
+ * Lock: shared (per-CPU data; preemption disabled). */
+int stp_stat_add(struct stp_context *c, struct stp_map *m,
+		 const union stp_key *keys, s64 v, const char *loc);
+/* stp_stat_op - @op (enum stp_stat_op) of the statistic at @keys merged
+ * over all CPUs.  @count and @sum of an empty statistic are 0; the other
+ * operators record "empty aggregate" at @loc and return 0.
+ * Lock: exclusive. */
+s64 stp_stat_op(struct stp_context *c, struct stp_map *m,
+		const union stp_key *keys, int op, const char *loc);
+/* stp_stat_print_hist - print the statistic's histogram (@hist_log or
+ * @hist_linear as declared in m->hist) in SystemTap's layout; an empty
+ * statistic is the error "empty aggregate".  Lock: exclusive. */
+void stp_stat_print_hist(struct stp_context *c, struct stp_map *m,
+			 const union stp_key *keys, const char *loc);
+
+/* ---- foreach ----
+ * stp_map_iter_start - prepare @m for a foreach: for statistics, merge
+ * the CPUs' parts into the aggregate table; then, when @dir is +1 or -1,
+ * sort the table in place (stable) by key @col (1..nkeys) or by value
+ * (@col -1; statistics sort by @count).  Returns the table to iterate,
+ * or NULL after recording an error.  Entries are visited with
+ * stp_map_iter_first/next (NULL at the end); the body may delete the
+ * current entry.  Lock: exclusive. */
+struct stp_htab *stp_map_iter_start(struct stp_context *c, struct stp_map *m,
+				    int col, int dir, const char *loc);
+void *stp_map_iter_first(struct stp_htab *t);
+void *stp_map_iter_next(struct stp_htab *t, void *e);
+/* stp_map_iter_live - @e if it is still in its table (not deleted by the
+ * loop body), else NULL (the loop ends). */
+void *stp_map_iter_live(void *e);
+/* Accessors of entry @e of table @t: key @i (0-based), value. */
+s64 stp_map_iter_key_long(struct stp_htab *t, void *e, int i);
+const char *stp_map_iter_key_str(struct stp_htab *t, void *e, int i);
+s64 stp_map_iter_val_long(struct stp_htab *t, void *e);
+const char *stp_map_iter_val_str(struct stp_htab *t, void *e);
+
+/* stp_map_dump - print every element of @m, one per line, as
+ * "NAME[k1,"k2"]=value" (strings quoted), scalar statistics as
+ * "NAME @count=N @min=.. @max=.. @sum=.. @avg=..".  Used for the
+ * globals a script writes but never reads.  Lock: exclusive. */
+void stp_map_dump(struct stp_context *c, struct stp_map *m);
+
+/* ---- fault-tolerant memory access (memory.c) ----
+ * Reads of kernel or user memory for script code.  A bad address records
+ * "kernel read fault at 0xADDR" (or "user read fault ...") at @loc and
+ * returns 0 / "".  Context: any; never sleeps (nofault copies). */
+s64 stp_read_kernel(struct stp_context *c, unsigned long addr, int size,
+		    const char *loc);
+s64 stp_read_user(struct stp_context *c, unsigned long addr, int size,
+		  const char *loc);
+/* stp_read_kernel_string / stp_read_user_string - copy the string at
+ * @addr (at most @max bytes, truncated to MAXSTRINGLEN - 1) into @dst. */
+void stp_read_kernel_string(struct stp_context *c, char *dst,
+			    unsigned long addr, long max, const char *loc);
+void stp_read_user_string(struct stp_context *c, char *dst,
+			  unsigned long addr, long max, const char *loc);
+
+/* stp_param_ops_s64 - module parameter operations for a long script
+ * global (stap -G name=value): decimal, 0x hex or 0 octal, 64-bit. */
+extern const struct kernel_param_ops stp_param_ops_s64;
+
 /* ---- the module description, defined by the generated code ---- */
 
 enum stp_probe_kind {
@@ -218,6 +413,10 @@ struct stp_module_desc {
 	 * at module load (before init_globals). */
 	struct stp_global_lock *locks;
 	int nlocks;
+	/* maps - the script's arrays and statistics: allocated by the
+	 * runtime at module load (before init_globals), freed at unload. */
+	struct stp_map *const *maps;
+	int nmaps;
 };
 
 /* Defined by the generated code. */

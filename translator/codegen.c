@@ -78,6 +78,7 @@ char *fn_cname(const struct functiondecl *fn)
 
 struct usage {
 	char *read, *write;          /* one flag per global index */
+	char *add;                   /* statistics: `<<<` (shared lock) */
 };
 
 static void use_expr(struct usage *u, struct expr *e, int lvalue,
@@ -95,6 +96,14 @@ static void use_expr(struct usage *u, struct expr *e, int lvalue,
 {
 	if (!e)
 		return;
+	if (e->kind == E_STATS_ADD && e->a && e->a->sym &&
+	    e->a->sym->kind == SYM_GLOBAL && e->a->sym->type == TYPE_STATS) {
+		/* per-CPU accumulation: the lock is only taken shared */
+		u->add[e->a->sym->index] = 1;
+		use_args(u, &e->a->args, callees);
+		use_expr(u, e->b, 0, callees);
+		return;
+	}
 	if ((e->kind == E_SYM || e->kind == E_INDEX || e->kind == E_IN) &&
 	    e->sym && e->sym->kind == SYM_GLOBAL) {
 		u->read[e->sym->index] |= !lvalue || e->kind == E_IN;
@@ -126,7 +135,7 @@ static void use_stmt(struct usage *u, struct stmt *st, struct vec *callees)
 	use_expr(u, st->e, st->kind == S_DELETE, callees);
 	use_expr(u, st->init, 0, callees);
 	use_expr(u, st->step, 0, callees);
-	use_expr(u, st->array, 0, callees);
+	use_expr(u, st->array, 1, callees);  /* foreach sorts in place */
 	use_expr(u, st->limit, 0, callees);
 	for (i = 0; i < st->keys.n; i++)
 		use_expr(u, st->keys.items[i], 1, callees);
@@ -207,9 +216,11 @@ static void gen_embedded_function(struct strbuf *o, struct functiondecl *fn)
 	else
 		strbuf_add(o, "#define STAP_RETURN(v) do { __retvalue = (v); "
 			   "goto __stp_out; } while (0)\n");
-	strbuf_printf(o, "#define STAP_ERROR(...) do { snprintf(c->error_buf, "
+	/* errors name the call site (set by the caller in c->call_loc) */
+	strbuf_printf(o, "#define STAP_LOC (c->call_loc ? c->call_loc : %s)\n", l);
+	strbuf_add(o, "#define STAP_ERROR(...) do { snprintf(c->error_buf, "
 		      "sizeof(c->error_buf), __VA_ARGS__); stp_error(c, "
-		      "c->error_buf, %s); goto __stp_out; } while (0)\n", l);
+		      "c->error_buf, STAP_LOC); goto __stp_out; } while (0)\n");
 	for (i = 0; i < fn->params.n; i++) {
 		struct sym *p = fn->params.items[i];
 		strbuf_printf(o, "#define STAP_ARG_%s a_%s\n", p->name, p->name);
@@ -217,7 +228,7 @@ static void gen_embedded_function(struct strbuf *o, struct functiondecl *fn)
 	strbuf_printf(o, "\t{\n%s\n\t}\n\tgoto __stp_out;\n__stp_out:\n",
 		      fn->embedded_c);
 	strbuf_add(o, "#undef CONTEXT\n#undef STAP_RETVALUE\n#undef STAP_RETURN\n"
-		   "#undef STAP_ERROR\n");
+		   "#undef STAP_ERROR\n#undef STAP_LOC\n");
 	for (i = 0; i < fn->params.n; i++)
 		strbuf_printf(o, "#undef STAP_ARG_%s\n",
 			      ((struct sym *)fn->params.items[i])->name);
@@ -266,6 +277,21 @@ static int gen_script_function(struct session *s, struct strbuf *o,
 	return g.failed ? -1 : 0;
 }
 
+static struct session *dump_session;   /* for dumped_global */
+
+/* dumped_global - a global of the user's script that it writes but never
+ * reads: printed at the end of the run (tapset globals are not). */
+static int dumped_global(const struct sym *y)
+{
+	int i;
+	if (!y->written || y->read || y->is_private || !dump_session)
+		return 0;
+	for (i = 0; i < dump_session->user->globals.n; i++)
+		if (dump_session->user->globals.items[i] == y)
+			return 1;
+	return 0;
+}
+
 static void gen_lock_list(struct session *s, struct strbuf *o,
 			  const char *name, struct stmt *body, int *nlocks)
 {
@@ -273,15 +299,22 @@ static void gen_lock_list(struct session *s, struct strbuf *o,
 	int i, n = 0;
 	u.read = xcalloc(s->globals.n + 1, 1);
 	u.write = xcalloc(s->globals.n + 1, 1);
-	body_usage(s, body, &u);
+	u.add = xcalloc(s->globals.n + 1, 1);
+	if (body)
+		body_usage(s, body, &u);
+	else            /* the dump of write-only globals */
+		for (i = 0; i < s->globals.n; i++)
+			u.write[i] = dumped_global(s->globals.items[i]);
 	for (i = 0; i < s->globals.n; i++)
-		if (u.read[i] || u.write[i]) {
+		if (u.read[i] || u.write[i] || u.add[i]) {
+			struct sym *y = s->globals.items[i];
+			/* aggregating a statistic writes its merged copy */
+			int w = u.write[i] || (y->type == TYPE_STATS && u.read[i]);
 			if (!n)
 				strbuf_printf(o, "static const struct stp_lock_req "
 					      "%s_locks[] = {\n", name);
 			strbuf_printf(o, "\t{ &stp_global_locks[%d], %d }, "
-				      "/* %s */\n", i, u.write[i] ? 1 : 0,
-				      ((struct sym *)s->globals.items[i])->name);
+				      "/* %s */\n", i, w, y->name);
 			n++;
 		}
 	if (n)
@@ -289,6 +322,7 @@ static void gen_lock_list(struct session *s, struct strbuf *o,
 	*nlocks = n;
 	free(u.read);
 	free(u.write);
+	free(u.add);
 }
 
 static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
@@ -328,42 +362,197 @@ static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
 
 /* ---- globals, probe table, module description ---- */
 
+/* ---- hist declarations: the @hist_* a statistic is read with ---- */
+
+static void hist_expr(struct expr *e, struct sym *y, struct expr **found);
+
+static void hist_stmt(struct stmt *st, struct sym *y, struct expr **found)
+{
+	int i;
+	if (!st)
+		return;
+	for (i = 0; i < st->stmts.n; i++)
+		hist_stmt(st->stmts.items[i], y, found);
+	hist_expr(st->e, y, found);
+	hist_expr(st->init, y, found);
+	hist_expr(st->step, y, found);
+	hist_expr(st->limit, y, found);
+	hist_stmt(st->body, y, found);
+	hist_stmt(st->els, y, found);
+}
+
+static void hist_expr(struct expr *e, struct sym *y, struct expr **found)
+{
+	int i;
+	if (!e)
+		return;
+	if (e->kind == E_HIST && e->a && e->a->sym == y) {
+		if (!*found)
+			*found = e;
+		else if (strcmp((*found)->name, e->name) != 0)
+			diag_error(&e->loc, "statistic '%s' is read with both "
+				   "@%s and @%s: one histogram kind per "
+				   "statistic is supported", y->name,
+				   (*found)->name, e->name);
+	}
+	hist_expr(e->a, y, found);
+	hist_expr(e->b, y, found);
+	hist_expr(e->c, y, found);
+	for (i = 0; i < e->args.n; i++)
+		hist_expr(e->args.items[i], y, found);
+}
+
+/* gen_hist_init - the .hist initializer of statistic @y. */
+static int gen_hist_init(struct session *s, struct strbuf *o, struct sym *y)
+{
+	struct expr *h = NULL;
+	int i;
+	for (i = 0; i < s->probes.n; i++)
+		hist_stmt(((struct probe *)s->probes.items[i])->body, y, &h);
+	for (i = 0; i < s->functions.n; i++)
+		hist_stmt(((struct functiondecl *)s->functions.items[i])->body,
+			  y, &h);
+	if (!h)
+		return 0;
+	if (!strcmp(h->name, "hist_log")) {
+		strbuf_add(o, ", .hist = { .type = STP_HIST_LOG }");
+		return 0;
+	}
+	if (h->args.n != 3) {
+		diag_error(&h->loc, "@hist_linear takes a statistic, start, stop "
+			   "and interval");
+		return -1;
+	}
+	for (i = 0; i < 3; i++)
+		if (((struct expr *)h->args.items[i])->kind != E_NUM) {
+			diag_error(&h->loc, "@hist_linear's start, stop and "
+				   "interval must be number literals");
+			return -1;
+		}
+	{
+		int64_t a = ((struct expr *)h->args.items[0])->num;
+		int64_t b = ((struct expr *)h->args.items[1])->num;
+		int64_t st = ((struct expr *)h->args.items[2])->num;
+		if (st <= 0 || b <= a || (b - a) / st > 1000) {
+			diag_error(&h->loc, "bad @hist_linear range: start must be "
+				   "below stop, interval positive, at most 1000 "
+				   "buckets");
+			return -1;
+		}
+		strbuf_printf(o, ", .hist = { .type = STP_HIST_LINEAR, .start = "
+			      "%lldLL, .stop = %lldLL, .interval = %lldLL }",
+			      (long long)a, (long long)b, (long long)st);
+	}
+	return 0;
+}
+
+static int gen_map_global(struct session *s, struct strbuf *o, struct sym *g)
+{
+	int k, rc;
+	char *q = c_quote(g->name, strlen(g->name));
+	strbuf_printf(o, "static struct stp_map g_%s = { .name = %s, .nkeys = %d"
+		      ", .key_types = {", g->name, q, g->arity);
+	for (k = 0; k < g->arity; k++)
+		strbuf_printf(o, "%s%s", k ? ", " : " ",
+			      g->key_types[k] == TYPE_STRING ? "STP_T_STR" :
+			      "STP_T_LONG");
+	strbuf_printf(o, " }, .val_type = %s, .max_entries = ",
+		      g->type == TYPE_STRING ? "STP_T_STR" :
+		      g->type == TYPE_STATS ? "STP_T_STAT" : "STP_T_LONG");
+	if (g->maxsize > 0)
+		strbuf_printf(o, "%lld", (long long)g->maxsize);
+	else
+		strbuf_add(o, g->arity ? "MAXMAPENTRIES" : "1");
+	strbuf_printf(o, ", .wrap = %d", g->wrap);
+	rc = g->type == TYPE_STATS ? gen_hist_init(s, o, g) : 0;
+	strbuf_printf(o, " };  /* %s:%d:%d */\n", g->loc.file, g->loc.line,
+		      g->loc.col);
+	free(q);
+	return rc;
+}
+
 static int gen_globals(struct session *s, struct strbuf *o)
 {
-	int i, rc = 0;
+	int i, rc = 0, nmaps = 0;
 	for (i = 0; i < s->globals.n; i++) {
 		struct sym *g = s->globals.items[i];
 		char *n = xasprintf("g_%s", g->name), *d;
-		if (g->arity > 0 || g->type == TYPE_STATS) {
-			diag_error(&g->loc, "%s is not supported yet",
-				   g->arity ? "an array global" : "a statistic");
-			rc = -1;
+		struct expr *in = g->init;
+		if (is_map(g)) {
+			if (gen_map_global(s, o, g) < 0)
+				rc = -1;
+			nmaps++;
+			free(n);
+			continue;
 		}
 		d = c_type_decl(g->type, n);
-		strbuf_printf(o, "static %s;  /* %s:%d:%d */\n", d, g->loc.file,
-			      g->loc.line, g->loc.col);
+		/* initial values are static initializers, so that -G
+		 * (a module parameter) can override them */
+		strbuf_printf(o, "static %s", d);
+		if (in && in->kind == E_STR) {
+			char *q = c_quote(in->str, in->str_len);
+			strbuf_printf(o, " = %s", q);
+			free(q);
+		} else if (in && in->kind == E_NUM) {
+			strbuf_printf(o, " = (s64)%lldLL", (long long)in->num);
+		}
+		strbuf_printf(o, ";  /* %s:%d:%d */\n", g->loc.file, g->loc.line,
+			      g->loc.col);
+		if (g->type == TYPE_STRING)
+			strbuf_printf(o, "module_param_string(%s, g_%s, "
+				      "MAXSTRINGLEN, 0);\n", g->name, g->name);
+		else
+			strbuf_printf(o, "module_param_cb(%s, &stp_param_ops_s64, "
+				      "&g_%s, 0);\n", g->name, g->name);
 		free(d);
 		free(n);
 	}
 	strbuf_printf(o, "static struct stp_global_lock stp_global_locks[%d];\n\n",
 		      s->globals.n ? s->globals.n : 1);
-	strbuf_add(o, "static void stp_init_globals(void)\n{\n");
+	strbuf_add(o, "static struct stp_map *const stp_maps[] = {");
+	for (i = 0; i < s->globals.n; i++)
+		if (is_map(s->globals.items[i]))
+			strbuf_printf(o, " &g_%s,",
+				      ((struct sym *)s->globals.items[i])->name);
+	strbuf_printf(o, "%s };\n#define STP_NMAPS %d\n\n", nmaps ? "" : " NULL",
+		      nmaps);
+	strbuf_add(o, "static void stp_init_globals(void)\n{\n}\n\n");
+	return rc;
+}
+
+/* gen_dump_probe - an end probe, after the script's, printing the
+ * globals the script writes but never reads.  Returns 1 if generated. */
+static int gen_dump_probe(struct session *s, struct strbuf *o)
+{
+	int i, n = 0, nlocks;
+	for (i = 0; i < s->globals.n; i++)
+		n += dumped_global(s->globals.items[i]);
+	if (!n)
+		return 0;
+	gen_lock_list(s, o, "probe_dump", NULL, &nlocks);
+	strbuf_add(o, "/* the globals written but never read */\n"
+		   "static void probe_dump(struct stp_context *c)\n{\n");
+	if (nlocks)
+		strbuf_printf(o, "\tif (!stp_lock_globals(c, probe_dump_locks, %d))"
+			      "\n\t\treturn;\n", nlocks);
 	for (i = 0; i < s->globals.n; i++) {
 		struct sym *g = s->globals.items[i];
-		struct expr *in = g->init;
-		if (!in)
+		if (!dumped_global(g))
 			continue;
-		if (in->kind == E_STR) {
-			char *q = c_quote(in->str, in->str_len);
-			strbuf_printf(o, "\tstp_strcpy(g_%s, %s);\n", g->name, q);
-			free(q);
-		} else if (in->kind == E_NUM) {
-			strbuf_printf(o, "\tg_%s = (s64)%lldLL;\n", g->name,
-				      (long long)in->num);
-		}
+		if (is_map(g))
+			strbuf_printf(o, "\tstp_map_dump(c, &g_%s);\n", g->name);
+		else if (g->type == TYPE_STRING)
+			strbuf_printf(o, "\tstp_printf(c, \"%s=\\\"%%s\\\"\\n\", "
+				      "g_%s);\n", g->name, g->name);
+		else
+			strbuf_printf(o, "\tstp_printf(c, \"%s=%%lld\\n\", "
+				      "(long long)g_%s);\n", g->name, g->name);
 	}
+	if (nlocks)
+		strbuf_printf(o, "\tstp_unlock_globals(probe_dump_locks, %d);\n",
+			      nlocks);
 	strbuf_add(o, "}\n\n");
-	return rc;
+	return 1;
 }
 
 static const char *kind_name(enum dp_kind k)
@@ -392,7 +581,15 @@ static int table_rank(const struct derived_probe *d)
 	return d->kind == DP_BEGIN ? 0 : d->kind == DP_END ? 2 : 1;
 }
 
-static void gen_probe_table(struct session *s, struct strbuf *o)
+static char *q_script(struct session *s)
+{
+	static char *q;
+	if (!q)
+		q = c_quote(s->script_file, strlen(s->script_file));
+	return q;
+}
+
+static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 {
 	int n = s->derived.n, i, j;
 	struct derived_probe **v = xcalloc(n + 1, sizeof(*v));
@@ -429,14 +626,19 @@ static void gen_probe_table(struct session *s, struct strbuf *o)
 		free(pp);
 		free(l);
 	}
+	if (dump)
+		strbuf_printf(o, "\t{ .kind = STP_PROBE_END, .pp = \"end\", "
+			      ".loc = %s,\n\t  .handler = probe_dump },\n",
+			      q_script(s));
 	strbuf_add(o, "};\n\n");
 	free(v);
 }
 
 int codegen(struct session *s, struct strbuf *o)
 {
-	int i, rc = 0;
+	int i, rc = 0, dump;
 	char *q = c_quote(s->script_file, strlen(s->script_file));
+	dump_session = s;
 	strbuf_printf(o, "/* Generated by stap from %s.  Do not edit. */\n"
 		      "#include \"stp_runtime.h\"\n\n", s->script_file);
 	for (i = 0; i < s->user->embeds.n; i++)
@@ -468,12 +670,14 @@ int codegen(struct session *s, struct strbuf *o)
 	for (i = 0; i < s->probes.n; i++)
 		if (gen_probe(s, o, s->probes.items[i], i) < 0)
 			rc = -1;
-	gen_probe_table(s, o);
+	dump = gen_dump_probe(s, o);
+	gen_probe_table(s, o, dump);
 	strbuf_printf(o, "const struct stp_module_desc stp_module = {\n"
 		      "\t.script_name = %s,\n\t.probes = stp_probes,\n"
 		      "\t.nprobes = %d,\n\t.init_globals = stp_init_globals,\n"
-		      "\t.locks = stp_global_locks,\n\t.nlocks = %d,\n};\n",
-		      q, s->derived.n, s->globals.n);
+		      "\t.locks = stp_global_locks,\n\t.nlocks = %d,\n"
+		      "\t.maps = stp_maps,\n\t.nmaps = STP_NMAPS,\n};\n",
+		      q, s->derived.n + dump, s->globals.n);
 	free(q);
 	return rc;
 }

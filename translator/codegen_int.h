@@ -42,6 +42,14 @@ char *var_ref(struct gen *g, const struct sym *y);
 /* c_type_decl - a frame/global field declaration of type @t named @name. */
 char *c_type_decl(enum stp_type t, const char *name);
 
+/* is_map - @y is a global kept in a struct stp_map (an array or a
+ * statistic); its C object is g_NAME, passed as &g_NAME. */
+static inline int is_map(const struct sym *y)
+{
+	return y && y->kind == SYM_GLOBAL &&
+	       (y->arity > 0 || y->type == TYPE_STATS);
+}
+
 /* gen_stmt - generate statement @st into g->out. */
 void gen_stmt(struct gen *g, struct stmt *st);
 

@@ -261,7 +261,10 @@ static void resolve_stmt(struct scope *sc, struct stmt *st)
 			resolve_stmt(sc, st->stmts.items[i]);
 		break;
 	case S_FOREACH:
-		resolve_expr(sc, st->array, 0);
+		if (st->array && st->array->kind == E_SYM)
+			resolve_array(sc, st->array, st->keys.n, 0);
+		else
+			resolve_expr(sc, st->array, 0);
 		for (i = 0; i < st->keys.n; i++)
 			resolve_expr(sc, st->keys.items[i], 1);
 		if (st->value)
@@ -269,9 +272,18 @@ static void resolve_stmt(struct scope *sc, struct stmt *st)
 		resolve_expr(sc, st->limit, 0);
 		resolve_stmt(sc, st->body);
 		break;
-	case S_DELETE:
+	case S_DELETE: {
+		/* delete ARRAY: the whole array (no index) */
+		struct sym *y = st->e && st->e->kind == E_SYM ?
+			lookup_sym(sc, st->e->name, &st->e->loc, 0) : NULL;
+		if (y && y->kind == SYM_GLOBAL && y->arity > 0) {
+			st->e->sym = y;
+			y->written = 1;
+			break;
+		}
 		resolve_expr(sc, st->e, 1);
 		break;
+	}
 	case S_TRY:
 		resolve_stmt(sc, st->body);
 		if (st->catch_var) {
@@ -401,7 +413,7 @@ static void infer_print(struct infer *in, struct expr *e)
 	for (i = first; i < e->args.n; i++) {
 		struct expr *a = e->args.items[i];
 		if (infer_expr(in, a, TYPE_UNKNOWN) == TYPE_UNKNOWN &&
-		    in->report)
+		    in->report && a->kind != E_HIST)  /* a histogram prints */
 			diag_error(&a->loc, "cannot tell the type of this value "
 				   "(long or string?)");
 		else if (a->type == TYPE_STATS && in->report)

@@ -41,28 +41,182 @@ static void unsupported(struct gen *g, const struct source_loc *loc,
 	g->failed = 1;
 }
 
+/* new_field - a fresh frame field declared as @decl_fmt (one %s for the
+ * name) named PREFIX<N>; returns its C lvalue f->PREFIX<N>. */
+static char *new_field(struct gen *g, const char *decl_fmt, const char *prefix)
+{
+	char *name = xasprintf("%s%d", prefix, g->ntemps++), *r;
+	strbuf_add(&g->frame, "\t");
+	strbuf_printf(&g->frame, decl_fmt, name);
+	strbuf_add(&g->frame, ";\n");
+	r = xasprintf("f->%s", name);
+	free(name);
+	return r;
+}
+
+/* gen_keys - evaluate the keys @args of an access to map global @y into
+ * a frame key vector; returns its C expression ("NULL" without keys). */
+static char *gen_keys(struct gen *g, const struct sym *y, struct vec *args)
+{
+	char *kv, *decl;
+	int i;
+	if (args->n == 0)
+		return xstrdup("NULL");
+	decl = xasprintf("union stp_key %%s[%d]", args->n);
+	kv = new_field(g, decl, "k");
+	free(decl);
+	for (i = 0; i < args->n; i++) {
+		struct expr *a = args->items[i];
+		char *v = gen_expr(g, a);
+		int str = a->type == TYPE_STRING ||
+			(i < 9 && y->key_types[i] == TYPE_STRING);
+		emit(g, "%s[%d].%s = %s;", kv, i, str ? "s" : "l", v);
+		free(v);
+	}
+	return kv;
+}
+
+/* map_name - "&g_NAME" for map global @y. */
+static char *map_ref(const struct sym *y)
+{
+	return xasprintf("&g_%s", y->name);
+}
+
 static char *gen_lvalue(struct gen *g, struct expr *e)
 {
 	if (e->kind == E_SYM && e->sym)
 		return var_ref(g, e->sym);
-	unsupported(g, &e->loc, e->kind == E_INDEX ? "assigning to an array "
-		    "element" : "assigning to this kind of expression");
+	if (e->kind == E_INDEX && is_map(e->sym) && e->sym->type != TYPE_STATS) {
+		char *k = gen_keys(g, e->sym, &e->args), *m = map_ref(e->sym);
+		char *p = new_field(g, "void *%s", "p"), *l = loc_literal(&e->loc);
+		emit(g, "%s = stp_map_ref(c, %s, %s, %s);", p, m, k, l);
+		emit(g, "if (unlikely(!%s)) goto %s;", p, g->err_label);
+		free(k);
+		free(m);
+		free(l);
+		l = xasprintf(e->sym->type == TYPE_STRING ? "((char *)%s)" :
+			      "(*(s64 *)%s)", p);
+		free(p);
+		return l;
+	}
+	unsupported(g, &e->loc, "assigning to this kind of expression");
 	return xstrdup("f->unused");
 }
 
-/* gen_format - generate a print/sprintf call: @kfmt_out receives the kernel
- * format, @argv the C arguments (appended with leading ", "). */
-static void gen_printf_args(struct gen *g, struct expr *e, int first,
-			    struct strbuf *kfmt, struct strbuf *argv)
+static const char *statop_c(const char *name)
 {
-	struct expr *f = e->args.items[first];
+	if (!strcmp(name, "count")) return "STP_STAT_COUNT";
+	if (!strcmp(name, "sum")) return "STP_STAT_SUM";
+	if (!strcmp(name, "min")) return "STP_STAT_MIN";
+	if (!strcmp(name, "max")) return "STP_STAT_MAX";
+	if (!strcmp(name, "avg")) return "STP_STAT_AVG";
+	if (!strcmp(name, "variance")) return "STP_STAT_VARIANCE";
+	return NULL;
+}
+
+/* stat_target - the map global and key vector of an aggregate operand
+ * (a statistic or an element of a statistics array). */
+static const struct sym *stat_target(struct gen *g, struct expr *a, char **keys)
+{
+	if (a && (a->kind == E_SYM || a->kind == E_INDEX) && is_map(a->sym) &&
+	    a->sym->type == TYPE_STATS) {
+		*keys = a->kind == E_INDEX ? gen_keys(g, a->sym, &a->args) :
+			xstrdup("NULL");
+		return a->sym;
+	}
+	unsupported(g, a ? &a->loc : NULL, "this statistics operand");
+	*keys = xstrdup("NULL");
+	return NULL;
+}
+
+/* gen_map_expr - reads of array elements, `in`, @ops, `<<<`, @hist_*. */
+static char *gen_map_expr(struct gen *g, struct expr *e)
+{
+	const struct sym *y;
+	char *k = NULL, *m, *l = loc_literal(&e->loc), *t = NULL, *v;
+	switch (e->kind) {
+	case E_INDEX:
+		if (!is_map(e->sym) || e->sym->type == TYPE_STATS) {
+			unsupported(g, &e->loc, "this use of an array element");
+			t = xstrdup("0");
+			break;
+		}
+		k = gen_keys(g, e->sym, &e->args);
+		m = map_ref(e->sym);
+		t = new_temp(g, e->sym->type);
+		if (e->sym->type == TYPE_STRING)
+			emit(g, "stp_strcpy(%s, stp_map_get_str(%s, %s));", t, m, k);
+		else
+			emit(g, "%s = stp_map_get_long(%s, %s);", t, m, k);
+		free(m);
+		break;
+	case E_IN:
+		if (!is_map(e->sym)) {
+			unsupported(g, &e->loc, "'in' on this operand");
+			t = xstrdup("0");
+			break;
+		}
+		k = gen_keys(g, e->sym, &e->args);
+		m = map_ref(e->sym);
+		t = new_temp(g, TYPE_LONG);
+		emit(g, "%s = stp_map_exists(%s, %s);", t, m, k);
+		free(m);
+		break;
+	case E_STATOP:
+		y = stat_target(g, e->a, &k);
+		t = new_temp(g, TYPE_LONG);
+		if (y && statop_c(e->name)) {
+			emit(g, "%s = stp_stat_op(c, &g_%s, %s, %s, %s);", t,
+			     y->name, k, statop_c(e->name), l);
+			check_error(g);
+		} else if (y) {
+			unsupported(g, &e->loc, "this statistics operator");
+		}
+		break;
+	case E_STATS_ADD:
+		y = stat_target(g, e->a, &k);
+		v = gen_expr(g, e->b);
+		if (y) {
+			emit(g, "if (unlikely(stp_stat_add(c, &g_%s, %s, %s, %s))) "
+			     "goto %s;", y->name, k, v, l, g->err_label);
+		}
+		free(v);
+		t = xstrdup("0");
+		break;
+	case E_HIST:
+		y = stat_target(g, e->a, &k);
+		if (y) {
+			emit(g, "stp_stat_print_hist(c, &g_%s, %s, %s);", y->name,
+			     k, l);
+			check_error(g);
+		}
+		t = xstrdup("0");
+		break;
+	default:
+		t = xstrdup("0");
+		break;
+	}
+	free(k);
+	free(l);
+	return t;
+}
+
+/* gen_printf_args - the kernel format (into @kfmt) and C arguments
+ * (appended to @argv with leading ", ") of the plain format piece
+ * [@start, @end) of the printf-style call @e, whose values start at
+ * argument *@next (advanced past the ones used). */
+static void gen_printf_args(struct gen *g, struct expr *e, size_t start,
+			    size_t end, int *next, struct strbuf *kfmt,
+			    struct strbuf *argv)
+{
+	struct expr *f = e->args.items[0];
 	struct fmt_arg fa[64];
 	int n = 0, i;
-	char *k = printf_to_kernel(f->str, f->str_len, fa, 64, &n);
+	char *k = printf_to_kernel(f->str + start, end - start, fa, 64, &n);
 	strbuf_add(kfmt, k);
 	free(k);
-	for (i = 0; i < n && first + 1 + i < e->args.n; i++) {
-		char *v = gen_expr(g, e->args.items[first + 1 + i]);
+	for (i = 0; i < n && *next < e->args.n; i++) {
+		char *v = gen_expr(g, e->args.items[(*next)++]);
 		if (fa[i].conv == '*' || fa[i].conv == 'c')
 			strbuf_printf(argv, ", (int)(%s)", v);
 		else if (fa[i].type == TYPE_STRING)
@@ -71,6 +225,58 @@ static void gen_printf_args(struct gen *g, struct expr *e, int first,
 			strbuf_printf(argv, ", (long long)(%s)", v);
 		free(v);
 	}
+}
+
+/* gen_printf_pieces - printf/sprintf with %b/%m/%M: each piece printed
+ * (or appended to the string @dst) in turn. */
+static void gen_printf_pieces(struct gen *g, struct expr *e, const char *dst)
+{
+	struct expr *f = e->args.items[0];
+	struct fmt_piece pc;
+	size_t pos = 0;
+	int next = 1;
+	char *l = loc_literal(&e->loc);
+	if (dst)
+		emit(g, "%s[0] = '\\0';", dst);
+	while (printf_next_piece(f->str, f->str_len, pos, &pc) == 0) {
+		pos = pc.end;
+		if (!pc.special) {
+			struct strbuf kfmt = {0}, argv = {0};
+			char *q;
+			gen_printf_args(g, e, pc.start, pc.end, &next, &kfmt, &argv);
+			q = c_quote(strbuf_str(&kfmt), kfmt.len);
+			if (dst)
+				emit(g, "stp_sprintf_cat(%s, %s%s);", dst, q,
+				     strbuf_str(&argv));
+			else
+				emit(g, "stp_printf(c, %s%s);", q, strbuf_str(&argv));
+			free(q);
+			free(kfmt.s);
+			free(argv.s);
+		} else {
+			char *w = NULL, *p = NULL, *v = NULL, *fl;
+			if (pc.width == -2 && next < e->args.n)
+				w = gen_expr(g, e->args.items[next++]);
+			if (pc.prec == -2 && next < e->args.n)
+				p = gen_expr(g, e->args.items[next++]);
+			if (next < e->args.n)
+				v = gen_expr(g, e->args.items[next++]);
+			fl = c_quote(pc.flags, strlen(pc.flags));
+			if (!w)
+				w = xasprintf("%ld", pc.width);
+			if (!p)
+				p = xasprintf("%ld", pc.prec);
+			emit(g, "stp_format_special(c, %s, '%c', %s, (int)(%s), "
+			     "(int)(%s), %s, %s);", dst ? dst : "NULL", pc.conv,
+			     fl, w, p, v ? v : "0", l);
+			check_error(g);
+			free(w);
+			free(p);
+			free(v);
+			free(fl);
+		}
+	}
+	free(l);
 }
 
 /* gen_concat_args - kernel format and arguments printing each value of
@@ -99,6 +305,27 @@ static void gen_value_list(struct gen *g, struct expr *e, int first,
 	}
 }
 
+/* gen_print_hist - print/println whose arguments include @hist_*:
+ * each argument printed in turn. */
+static char *gen_print_hist(struct gen *g, struct expr *e)
+{
+	int i;
+	for (i = 0; i < e->args.n; i++) {
+		struct expr *a = e->args.items[i];
+		char *v = gen_expr(g, a);
+		if (a->kind == E_HIST)
+			;
+		else if (a->type == TYPE_STRING)
+			emit(g, "stp_print_str(c, %s);", v);
+		else
+			emit(g, "stp_printf(c, \"%%lld\", (long long)(%s));", v);
+		free(v);
+	}
+	if (strstr(e->name, "ln"))
+		emit(g, "stp_print(c, \"\\n\", 1);");
+	return xstrdup("0");
+}
+
 static char *gen_print(struct gen *g, struct expr *e)
 {
 	const char *n = e->name;
@@ -106,8 +333,26 @@ static char *gen_print(struct gen *g, struct expr *e)
 	const char *base = to_str ? n + 1 : n;
 	struct strbuf kfmt = {0}, argv = {0};
 	char *res, *q;
-	if (!strcmp(base, "printf")) {
-		gen_printf_args(g, e, 0, &kfmt, &argv);
+	int i;
+	for (i = 0; i < e->args.n; i++)
+		if (((struct expr *)e->args.items[i])->kind == E_HIST) {
+			if (!to_str && (!strcmp(base, "print") ||
+					!strcmp(base, "println")))
+				return gen_print_hist(g, e);
+			unsupported(g, &((struct expr *)e->args.items[i])->loc,
+				    "a histogram outside print/println");
+			return xstrdup("0");
+		}
+	if (!strcmp(base, "printf") && printf_has_special(
+		    ((struct expr *)e->args.items[0])->str,
+		    ((struct expr *)e->args.items[0])->str_len)) {
+		res = to_str ? new_temp(g, TYPE_STRING) : NULL;
+		gen_printf_pieces(g, e, res);
+		return res ? res : xstrdup("0");
+	} else if (!strcmp(base, "printf")) {
+		struct expr *f = e->args.items[0];
+		int next = 1;
+		gen_printf_args(g, e, 0, f->str_len, &next, &kfmt, &argv);
 	} else if (!strncmp(base, "printd", 6)) {
 		char *d = gen_expr(g, e->args.items[0]);
 		char *dt = new_temp(g, TYPE_STRING);
@@ -150,6 +395,11 @@ static char *gen_call(struct gen *g, struct expr *e)
 		free(v);
 	}
 	res = new_temp(g, fn->ret);
+	if (fn->embedded_c) {
+		char *l = loc_literal(&e->loc);
+		emit(g, "c->call_loc = %s;", l);
+		free(l);
+	}
 	if (fn->ret == TYPE_STRING)
 		emit(g, "%s(c, %s%s);", cn, res, strbuf_str(&argv));
 	else
@@ -353,13 +603,10 @@ static char *gen_expr(struct gen *g, struct expr *e)
 		return gen_print(g, e);
 	case E_INDEX:
 	case E_IN:
-		unsupported(g, &e->loc, "arrays");
-		return xstrdup("0");
 	case E_STATOP:
 	case E_HIST:
 	case E_STATS_ADD:
-		unsupported(g, &e->loc, "statistics");
-		return xstrdup("0");
+		return gen_map_expr(g, e);
 	default:
 		unsupported(g, &e->loc, "this expression");
 		return xstrdup("0");
@@ -437,6 +684,7 @@ static void gen_try(struct gen *g, struct stmt *st)
 	g->err_label = oerr;
 	emit(g, "goto %s;", end);
 	emit(g, "%s:", catch);
+	emit(g, "if (unlikely(stp_uncatchable(c))) goto %s;", oerr);
 	if (st->catch_sym) {
 		char *cv = var_ref(g, st->catch_sym);
 		emit(g, "stp_strcpy(%s, c->error ? c->error : \"\");", cv);
@@ -451,6 +699,72 @@ static void gen_try(struct gen *g, struct stmt *st)
 	emit(g, "%s: ;", end);
 	free(catch);
 	free(end);
+}
+
+/* gen_foreach - foreach ([k1, ...] in ARRAY[+-] limit N) with optional
+ * value binding: iterate the map's (aggregated, sorted) table. */
+static void gen_foreach(struct gen *g, struct stmt *st)
+{
+	const struct sym *y = st->array ? st->array->sym : NULL;
+	char *brk, *cont, *T, *E, *N, *lim = NULL, *cnt = NULL, *l, *v;
+	const char *obrk = g->brk_label, *ocont = g->cont_label;
+	int i;
+	if (!is_map(y)) {
+		unsupported(g, &st->loc, "foreach over this expression");
+		return;
+	}
+	brk = new_label(g, "brk");
+	cont = new_label(g, "cont");
+	l = loc_literal(&st->loc);
+	T = new_field(g, "struct stp_htab *%s", "it");
+	E = new_field(g, "void *%s", "ie");
+	N = new_field(g, "void *%s", "in");
+	if (st->limit) {
+		lim = new_temp(g, TYPE_LONG);
+		cnt = new_temp(g, TYPE_LONG);
+		v = gen_expr(g, st->limit);
+		emit(g, "%s = %s;", lim, v);
+		emit(g, "%s = 0;", cnt);
+		free(v);
+	}
+	emit(g, "%s = stp_map_iter_start(c, &g_%s, %d, %d, %s);", T, y->name,
+	     st->sort_dir ? st->sort_key : 0, st->sort_dir, l);
+	check_error(g);
+	emit(g, "for (%s = stp_map_iter_first(%s); %s; %s = stp_map_iter_live(%s)) {",
+	     E, T, E, E, N);
+	g->indent++;
+	emit(g, "%s = stp_map_iter_next(%s, %s);", N, T, E);
+	if (lim)
+		emit(g, "if (%s++ >= %s) break;", cnt, lim);
+	for (i = 0; i < st->keys.n; i++) {
+		struct expr *k = st->keys.items[i];
+		char *r = var_ref(g, k->sym);
+		if (y->key_types[i] == TYPE_STRING)
+			emit(g, "stp_strcpy(%s, stp_map_iter_key_str(%s, %s, %d));",
+			     r, T, E, i);
+		else
+			emit(g, "%s = stp_map_iter_key_long(%s, %s, %d);", r, T, E, i);
+		free(r);
+	}
+	if (st->value && st->value->sym) {
+		char *r = var_ref(g, st->value->sym);
+		if (y->type == TYPE_STRING)
+			emit(g, "stp_strcpy(%s, stp_map_iter_val_str(%s, %s));", r, T, E);
+		else
+			emit(g, "%s = stp_map_iter_val_long(%s, %s);", r, T, E);
+		free(r);
+	}
+	g->brk_label = brk;
+	g->cont_label = cont;
+	gen_stmt(g, st->body);
+	g->brk_label = obrk;
+	g->cont_label = ocont;
+	g->indent--;
+	emit(g, "%s: ;", cont);
+	emit(g, "}");
+	emit(g, "%s: ;", brk);
+	free(brk); free(cont); free(T); free(E); free(N); free(lim); free(cnt);
+	free(l);
 }
 
 void gen_stmt(struct gen *g, struct stmt *st)
@@ -522,7 +836,13 @@ void gen_stmt(struct gen *g, struct stmt *st)
 		gen_return(g, st);
 		break;
 	case S_DELETE:
-		if (st->e->kind == E_SYM && st->e->sym) {
+		if (st->e->kind == E_INDEX && is_map(st->e->sym)) {
+			char *k = gen_keys(g, st->e->sym, &st->e->args);
+			emit(g, "stp_map_delete(&g_%s, %s);", st->e->sym->name, k);
+			free(k);
+		} else if (st->e->kind == E_SYM && is_map(st->e->sym)) {
+			emit(g, "stp_map_clear(&g_%s);", st->e->sym->name);
+		} else if (st->e->kind == E_SYM && st->e->sym) {
 			v = var_ref(g, st->e->sym);
 			if (st->e->sym->type == TYPE_STRING)
 				emit(g, "%s[0] = '\\0';", v);
@@ -537,7 +857,7 @@ void gen_stmt(struct gen *g, struct stmt *st)
 		gen_try(g, st);
 		break;
 	case S_FOREACH:
-		unsupported(g, &st->loc, "foreach");
+		gen_foreach(g, st);
 		break;
 	case S_NULL:
 		break;

@@ -3,10 +3,13 @@
  * A conversion is %[flags][width][.precision][length]conv with flags from
  * "-+ #0", width and precision digits or '*', length modifiers (l, ll, h,
  * hh, z, j, t) accepted and ignored (script longs are always 64-bit), and
- * conv one of d i u o x X c s p %.
+ * conv one of d i u o x X c s p b m M %.  %b (binary), %m (memory) and %M
+ * (memory in hex) have no kernel equivalent: the runtime formats them
+ * (stp_format_special).
  */
 #include "printf_fmt.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* A parsed conversion. */
@@ -58,7 +61,7 @@ static int parse_conv(const char *p, const char *e, struct conv *cv,
 	}
 	cv->c = *p++;
 	cv->end = p;
-	if (!strchr("diuoxXcsp%", cv->c)) {
+	if (!strchr("diuoxXcspbmM%", cv->c)) {
 		*why = "unknown conversion";
 		return -1;
 	}
@@ -122,10 +125,10 @@ char *printf_to_kernel(const char *fmt, size_t len, struct fmt_arg *args,
 			args[n++] = (struct fmt_arg){
 				cv.c == 's' ? TYPE_STRING : TYPE_LONG, cv.c };
 		if (cv.c == 'p') {
-			/* SystemTap prints pointers as plain hex with 0x; the
-			 * kernel's %p would hash them. */
-			strbuf_printf(&out, "%%%s%s%s%s", cv.flags, cv.width,
-				      cv.prec, "#llx");
+			/* SystemTap's %p is %#x (the kernel's %p would hash
+			 * the value). */
+			strbuf_printf(&out, "%%#%s%s%sllx", cv.flags, cv.width,
+				      cv.prec);
 			continue;
 		}
 		strbuf_printf(&out, "%%%s%s%s", cv.flags, cv.width, cv.prec);
@@ -144,4 +147,56 @@ char *printf_to_kernel(const char *fmt, size_t len, struct fmt_arg *args,
 	}
 	*nargs = n;
 	return strbuf_detach(&out);
+}
+
+static int is_special(char c)
+{
+	return c == 'b' || c == 'm' || c == 'M';
+}
+
+int printf_has_special(const char *fmt, size_t len)
+{
+	struct fmt_piece pc;
+	size_t pos = 0;
+	while (printf_next_piece(fmt, len, pos, &pc) == 0) {
+		if (pc.special)
+			return 1;
+		pos = pc.end;
+	}
+	return 0;
+}
+
+int printf_next_piece(const char *fmt, size_t len, size_t pos,
+		      struct fmt_piece *pc)
+{
+	const char *p = fmt + pos, *e = fmt + len, *why;
+	struct conv cv;
+	if (p >= e)
+		return -1;
+	memset(pc, 0, sizeof(*pc));
+	pc->start = pos;
+	while (p < e) {
+		if (*p != '%') {
+			p++;
+			continue;
+		}
+		if (parse_conv(p, e, &cv, &why) < 0)
+			break;
+		if (is_special(cv.c)) {
+			if (p > fmt + pos)
+				break;          /* the plain text before it first */
+			pc->special = 1;
+			pc->conv = cv.c;
+			strcpy(pc->flags, cv.flags);
+			pc->width = cv.width[0] == '*' ? -2 :
+				cv.width[0] ? strtol(cv.width, NULL, 10) : -1;
+			pc->prec = cv.prec[1] == '*' ? -2 :
+				cv.prec[0] ? strtol(cv.prec + 1, NULL, 10) : -1;
+			p = cv.end;
+			break;
+		}
+		p = cv.end;
+	}
+	pc->end = p - fmt;
+	return 0;
 }

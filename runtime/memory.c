@@ -1,0 +1,105 @@
+/* memory.c - fault-tolerant reads of kernel and user memory for script
+ * code: a bad address becomes a script error, never an oops. */
+#include <linux/module.h>
+#include <linux/uaccess.h>
+#include "stp_internal.h"
+
+static void stp_read_fault(struct stp_context *c, const char *space,
+			   unsigned long addr, const char *loc)
+{
+	if (c->error)
+		return;
+	snprintf(c->error_buf, sizeof(c->error_buf), "%s read fault at 0x%lx",
+		 space, addr);
+	stp_error(c, c->error_buf, loc);
+}
+
+/* stp_sext - @v (read as @size bytes) sign-extended to 64 bits. */
+static s64 stp_sext(u64 v, int size)
+{
+	switch (size) {
+	case 1: return (s8)v;
+	case 2: return (s16)v;
+	case 4: return (s32)v;
+	default: return (s64)v;
+	}
+}
+
+/**
+ * stp_read_kernel - read a @size-byte (1, 2, 4 or 8) signed integer at
+ * kernel address @addr.  See stp_runtime.h.
+ */
+s64 stp_read_kernel(struct stp_context *c, unsigned long addr, int size,
+		    const char *loc)
+{
+	u64 v = 0;
+
+	if (copy_from_kernel_nofault(&v, (const void *)addr, size)) {
+		stp_read_fault(c, "kernel", addr, loc);
+		return 0;
+	}
+	return stp_sext(v, size);
+}
+
+/**
+ * stp_read_user - as stp_read_kernel for the current task's user memory.
+ */
+s64 stp_read_user(struct stp_context *c, unsigned long addr, int size,
+		  const char *loc)
+{
+	u64 v = 0;
+
+	if (copy_from_user_nofault(&v, (const void __user *)addr, size)) {
+		stp_read_fault(c, "user", addr, loc);
+		return 0;
+	}
+	return stp_sext(v, size);
+}
+
+static long stp_str_limit(long max)
+{
+	return (max <= 0 || max > MAXSTRINGLEN) ? MAXSTRINGLEN : max + 1;
+}
+
+/* stp_copy_string - copy the string at @addr byte by byte (the nofault
+ * string helpers are not exported to modules) into @dst, at most
+ * @limit - 1 bytes.  Returns 0 or -EFAULT. */
+static int stp_copy_string(char *dst, unsigned long addr, long limit, int user)
+{
+	long i;
+
+	for (i = 0; i < limit - 1; i++) {
+		char ch;
+		long rc = user ?
+			copy_from_user_nofault(&ch, (const void __user *)(addr + i), 1) :
+			copy_from_kernel_nofault(&ch, (const void *)(addr + i), 1);
+
+		if (rc) {
+			dst[i] = '\0';
+			return -EFAULT;
+		}
+		dst[i] = ch;
+		if (!ch)
+			return 0;
+	}
+	dst[i] = '\0';
+	return 0;
+}
+
+void stp_read_kernel_string(struct stp_context *c, char *dst,
+			    unsigned long addr, long max, const char *loc)
+{
+	if (stp_copy_string(dst, addr, stp_str_limit(max), 0)) {
+		dst[0] = '\0';
+		stp_read_fault(c, "kernel", addr, loc);
+	}
+}
+
+void stp_read_user_string(struct stp_context *c, char *dst,
+			  unsigned long addr, long max, const char *loc)
+{
+	if (stp_copy_string(dst, addr, stp_str_limit(max), 1)) {
+		dst[0] = '\0';
+		stp_read_fault(c, "user", addr, loc);
+	}
+}
