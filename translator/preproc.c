@@ -18,6 +18,11 @@ struct macro {
 };
 static struct macro *macros;
 
+void preproc_reset(void)
+{
+	macros = NULL;
+}
+
 struct pp {
 	struct tokvec *out;
 	const struct pp_config *cfg;

@@ -56,11 +56,11 @@ static void load_dir(struct session *s, const char *dir, int depth)
 				load_dir(s, path, depth + 1);
 		} else if (n > 4 && !strcmp(path + n - 4, ".stp")) {
 			char *text = slurp(path);
-			int errs = diag_error_count();
+			int errs = diag_error_count(), quiet = diag_quiet;
 			struct stapfile *f;
-			diag_quiet = stp_verbose < 2;
+			diag_quiet = quiet || stp_verbose < 2;
 			f = text ? parse_script(path, text, 1) : NULL;
-			diag_quiet = 0;
+			diag_quiet = quiet;
 			if (f)
 				vec_push(&s->library, f);  /* keeps path */
 			else if (stp_verbose)

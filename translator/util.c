@@ -5,7 +5,94 @@
 #include <stdlib.h>
 #include <string.h>
 
+#undef free
+
 int stp_verbose;
+
+#ifdef STP_FUZZ
+/* An open-addressing set of live tracked pointers (NULL = empty slot,
+ * TOMB = deleted). */
+#define TOMB ((void *)1)
+static void **trk;
+static size_t trk_cap, trk_used;
+static int tracking;
+
+static size_t trk_hash(void *p)
+{
+	return ((size_t)p >> 4) * 0x9E3779B97F4A7C15ULL;
+}
+
+static void trk_add(void *p);
+
+static void trk_grow(void)
+{
+	void **old = trk;
+	size_t oc = trk_cap, i;
+	trk_cap = trk_cap ? trk_cap * 2 : 4096;
+	trk = calloc(trk_cap, sizeof(void *));
+	if (!trk)
+		abort();
+	trk_used = 0;
+	for (i = 0; i < oc; i++)
+		if (old[i] && old[i] != TOMB)
+			trk_add(old[i]);
+	free(old);
+}
+
+static void trk_add(void *p)
+{
+	size_t i;
+	if ((trk_used + 1) * 2 > trk_cap)
+		trk_grow();
+	for (i = trk_hash(p) & (trk_cap - 1); trk[i] && trk[i] != TOMB;
+	     i = (i + 1) & (trk_cap - 1))
+		;
+	trk[i] = p;
+	trk_used++;
+}
+
+/* trk_del - remove p; 1 if it was tracked */
+static int trk_del(void *p)
+{
+	size_t i;
+	if (!trk_cap)
+		return 0;
+	for (i = trk_hash(p) & (trk_cap - 1); trk[i];
+	     i = (i + 1) & (trk_cap - 1))
+		if (trk[i] == p) {
+			trk[i] = TOMB;
+			return 1;
+		}
+	return 0;
+}
+
+void util_track(int on)
+{
+	tracking = on;
+}
+
+void util_free_tracked(void)
+{
+	size_t i;
+	for (i = 0; i < trk_cap; i++)
+		if (trk[i] && trk[i] != TOMB)
+			free(trk[i]);
+	free(trk);
+	trk = NULL;
+	trk_cap = trk_used = 0;
+	tracking = 0;
+}
+
+void stp_free(void *p)
+{
+	if (p)
+		trk_del(p);
+	free(p);
+}
+#define TRACK(p) do { if (tracking) trk_add(p); } while (0)
+#else
+#define TRACK(p) do { } while (0)
+#endif
 
 static void oom(void)
 {
@@ -18,6 +105,7 @@ void *xmalloc(size_t n)
 	void *p = malloc(n ? n : 1);
 	if (!p)
 		oom();
+	TRACK(p);
 	return p;
 }
 
@@ -26,15 +114,23 @@ void *xcalloc(size_t nmemb, size_t n)
 	void *p = calloc(nmemb ? nmemb : 1, n ? n : 1);
 	if (!p)
 		oom();
+	TRACK(p);
 	return p;
 }
 
 void *xrealloc(void *p, size_t n)
 {
-	p = realloc(p, n ? n : 1);
-	if (!p)
+	void *q;
+	int was = 1;
+#ifdef STP_FUZZ
+	was = p == NULL ? tracking : trk_del(p);
+#endif
+	q = realloc(p, n ? n : 1);
+	if (!q)
 		oom();
-	return p;
+	if (was)
+		TRACK(q);
+	return q;
 }
 
 char *xstrdup(const char *s)
@@ -138,6 +234,11 @@ struct source_text {
 	struct source_text *next;
 };
 static struct source_text *sources;
+
+void source_reset(void)
+{
+	sources = NULL;
+}
 
 void source_register(const char *file, const char *text)
 {

@@ -75,6 +75,23 @@ int diag_error_count(void);
 extern int diag_quiet;
 void diag_rewind(int n);
 
+/* Allocation tracking, compiled in only with -DSTP_FUZZ (the fuzz target
+ * runs passes 1-2 many times in one process; the translator never frees
+ * its tree, so the harness frees everything allocated during one input).
+ * util_track(1): from now on remember every x*alloc'd block.
+ * util_free_tracked(): free every remembered block still live, then stop
+ * tracking.  free() is redirected to stp_free so that blocks the
+ * translator frees itself leave the set. */
+#ifdef STP_FUZZ
+void util_track(int on);
+void util_free_tracked(void);
+void stp_free(void *p);
+#define free(p) stp_free(p)
+#endif
+
+/* source_reset - forget every registered source text. */
+void source_reset(void);
+
 /* verbose level of the stap driver (-v count), read by every pass. */
 extern int stp_verbose;
 
