@@ -152,6 +152,10 @@ struct probe {
 	struct stmt *body;     /* a S_BLOCK */
 	/* pass 2: */
 	struct vec locals;     /* struct sym *: locals of the body */
+	struct probe_point *user_point;  /* the point as the script wrote it,
+	                                  * when this probe is an alias
+	                                  * expansion of it (else NULL) */
+	const char *alias_chain;         /* "syscall.open <- syscall.*" ... */
 };
 
 /* probe NAME = POINTS { prologue }  or  probe NAME += POINTS { epilogue } */
@@ -185,6 +189,9 @@ struct sym {
 	int wrap;                  /* % */
 	int is_private;
 	int written, read;         /* pass 2: seen as lvalue / rvalue */
+	struct source_loc type_loc;    /* pass 2: where the type was settled */
+	struct source_loc key_loc[9];  /* pass 2: where each key type was */
+	struct source_loc read_loc;    /* pass 2: first read */
 };
 
 struct functiondecl {
@@ -197,7 +204,9 @@ struct functiondecl {
 	int is_private;
 	/* pass 2: */
 	struct vec locals;         /* struct sym * */
-	int used;                  /* reachable from a probe */
+	int used;                  /* resolved (called from somewhere) */
+	int reachable;             /* called, directly or not, from a probe */
+	struct source_loc ret_loc; /* where the return type was settled */
 };
 
 /* One parsed file (a script or a tapset) */
@@ -210,5 +219,11 @@ struct stapfile {
 	struct vec embeds;         /* const char *: top-level %{ %} blocks */
 	int is_tapset;
 };
+
+/* expr_copy / stmt_copy - deep copies of a tree (NULL gives NULL), with
+ * the pass-2 fields (sym, func, type) cleared, so that one parsed body can
+ * be resolved separately in several probes (alias expansion). */
+struct expr *expr_copy(const struct expr *e);
+struct stmt *stmt_copy(const struct stmt *s);
 
 #endif

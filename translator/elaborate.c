@@ -9,7 +9,9 @@
  * point, and a last walk reports what stayed unresolved or conflicting.
  */
 #include "elaborate.h"
+#include "aliases.h"
 #include "printf_fmt.h"
+#include "warnings.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -192,8 +194,8 @@ static void resolve_expr(struct scope *sc, struct expr *e, int lvalue)
 		e->sym = y;
 		if (lvalue)
 			y->written = 1;
-		else
-			y->read = 1;
+		else if (!y->read++)
+			y->read_loc = e->loc;
 		break;
 	case E_INDEX:
 		resolve_args(sc, &e->args);
@@ -306,18 +308,35 @@ struct infer {
 
 /* settle - merge type @t into *slot.  Conflicts are reported in the last
  * walk only, naming @what. */
-static void settle(struct infer *in, enum stp_type *slot, enum stp_type t,
+static void settle(struct infer *in, enum stp_type *slot,
+		   struct source_loc *slot_loc, enum stp_type t,
 		   const struct source_loc *loc, const char *what)
 {
 	if (t == TYPE_UNKNOWN)
 		return;
 	if (*slot == TYPE_UNKNOWN) {
 		*slot = t;
+		if (slot_loc && loc)
+			*slot_loc = *loc;
 		in->changed = 1;
 	} else if (*slot != t && in->report) {
 		diag_error(loc, "type mismatch: %s is %s here but %s elsewhere",
 			   what, type_name(t), type_name(*slot));
+		if (slot_loc && slot_loc->file)
+			diag_note(slot_loc, "%s was given type %s here", what,
+				  type_name(*slot));
 	}
+}
+
+/* note_sym_type - after a type error on @e, show where the variable @e
+ * names got its type. */
+static void note_sym_type(const struct expr *e)
+{
+	const struct sym *y = e ? e->sym : NULL;
+	if (y && y->type != TYPE_UNKNOWN && y->type_loc.file &&
+	    (y->type_loc.line != e->loc.line || y->type_loc.col != e->loc.col))
+		diag_note(&y->type_loc, "'%s' was given type %s here", y->name,
+			  type_name(y->type));
 }
 
 static enum stp_type infer_expr(struct infer *in, struct expr *e,
@@ -340,16 +359,19 @@ static void infer_keys(struct infer *in, struct expr *e)
 			continue;
 		}
 		t = infer_expr(in, k, e->sym->key_types[i]);
-		settle(in, &e->sym->key_types[i], t, &k->loc, "this array key");
+		settle(in, &e->sym->key_types[i], &e->sym->key_loc[i], t,
+		       &k->loc, "this array key");
 	}
 }
 
 /* expect - check that @e (inferred as @t) has type @want, in the last walk */
 static void expect(struct infer *in, struct expr *e, enum stp_type want)
 {
-	if (in->report && e->type != TYPE_UNKNOWN && e->type != want)
+	if (in->report && e->type != TYPE_UNKNOWN && e->type != want) {
 		diag_error(&e->loc, "expected a %s here, found a %s",
 			   type_name(want), type_name(e->type));
+		note_sym_type(e);
+	}
 }
 
 static void infer_print(struct infer *in, struct expr *e)
@@ -418,7 +440,7 @@ static enum stp_type infer_sym_use(struct infer *in, struct expr *e,
 		return TYPE_UNKNOWN;
 	if (want != TYPE_UNKNOWN && y->type == TYPE_UNKNOWN) {
 		char *w = what_sym(y);
-		settle(in, &y->type, want, &e->loc, w);
+		settle(in, &y->type, &y->type_loc, want, &e->loc, w);
 		free(w);
 	}
 	return y->type;
@@ -495,9 +517,11 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 			tb = infer_expr(in, e->b, ta);
 			if (tb != TYPE_UNKNOWN && ta == TYPE_UNKNOWN)
 				ta = infer_expr(in, e->a, tb);
-			if (in->report && ta && tb && ta != tb)
+			if (in->report && ta && tb && ta != tb) {
 				diag_error(&e->loc, "assignment of a %s to a %s",
 					   type_name(tb), type_name(ta));
+				note_sym_type(e->a);
+			}
 			t = ta;
 		} else {
 			enum stp_type ty = e->op == OP_CONCAT ? TYPE_STRING :
@@ -530,13 +554,13 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 			enum stp_type at = infer_expr(in, a, p->type);
 			char *w = xasprintf("parameter '%s' of %s()", p->name,
 					    e->func->name);
-			settle(in, &p->type, at, &a->loc, w);
+			settle(in, &p->type, &p->type_loc, at, &a->loc, w);
 			free(w);
 		}
 		if (want != TYPE_UNKNOWN && e->func->ret == TYPE_UNKNOWN &&
 		    e->func->body)
-			settle(in, &e->func->ret, want, &e->loc,
-			       "the function's value");
+			settle(in, &e->func->ret, &e->func->ret_loc, want,
+			       &e->loc, "the function's value");
 		t = e->func->ret;
 		break;
 	case E_PRINT:
@@ -546,7 +570,8 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 	case E_STATS_ADD:
 		if (e->a && e->a->sym) {
 			char *w = what_sym(e->a->sym);
-			settle(in, &e->a->sym->type, TYPE_STATS, &e->loc, w);
+			settle(in, &e->a->sym->type, &e->a->sym->type_loc,
+			       TYPE_STATS, &e->loc, w);
 			free(w);
 			if (e->a->kind == E_INDEX)
 				infer_keys(in, e->a);
@@ -611,11 +636,13 @@ static void infer_stmt(struct infer *in, struct stmt *st)
 		for (i = 0; a && i < st->keys.n && i < 9; i++) {
 			struct expr *k = st->keys.items[i];
 			enum stp_type kt = infer_expr(in, k, a->key_types[i]);
-			settle(in, &a->key_types[i], kt, &k->loc, "this array key");
+			settle(in, &a->key_types[i], &a->key_loc[i], kt,
+			       &k->loc, "this array key");
 		}
 		if (a && st->value) {
 			enum stp_type vt = infer_expr(in, st->value, a->type);
-			settle(in, &a->type, vt, &st->value->loc, "the array value");
+			settle(in, &a->type, &a->type_loc, vt, &st->value->loc,
+			       "the array value");
 		}
 		if (st->limit) {
 			infer_expr(in, st->limit, TYPE_LONG);
@@ -627,8 +654,8 @@ static void infer_stmt(struct infer *in, struct stmt *st)
 	case S_RETURN:
 		if (in->func && st->e) {
 			enum stp_type rt = infer_expr(in, st->e, in->func->ret);
-			settle(in, &in->func->ret, rt, &st->e->loc,
-			       "the function's return value");
+			settle(in, &in->func->ret, &in->func->ret_loc, rt,
+			       &st->e->loc, "the function's return value");
 		}
 		break;
 	case S_DELETE:
@@ -637,7 +664,8 @@ static void infer_stmt(struct infer *in, struct stmt *st)
 	case S_TRY:
 		infer_stmt(in, st->body);
 		if (st->catch_sym)
-			settle(in, &st->catch_sym->type, TYPE_STRING, &st->loc,
+			settle(in, &st->catch_sym->type,
+			       &st->catch_sym->type_loc, TYPE_STRING, &st->loc,
 			       "the catch variable");
 		infer_stmt(in, st->els);
 		break;
@@ -664,8 +692,8 @@ static void infer_walk(struct infer *in, struct session *s)
 	for (i = 0; i < s->globals.n; i++) {
 		struct sym *g = s->globals.items[i];
 		if (g->init)
-			settle(in, &g->type, g->init->kind == E_STR ?
-			       TYPE_STRING : TYPE_LONG, &g->loc, g->name);
+			settle(in, &g->type, &g->type_loc, g->init->kind ==
+			       E_STR ? TYPE_STRING : TYPE_LONG, &g->loc, g->name);
 	}
 	for (i = 0; i < s->probes.n; i++) {
 		in->func = NULL;
@@ -718,28 +746,50 @@ static void infer_all(struct session *s)
 
 /* ---- driver ----------------------------------------------------------- */
 
+/* resolve_function - bind the symbols of @fn's body (declared parameter
+ * and return types count as settled at their declaration). */
+static void resolve_function(struct scope *sc, struct functiondecl *fn)
+{
+	int j;
+	for (j = 0; j < fn->params.n; j++) {
+		struct sym *p = fn->params.items[j];
+		p->kind = SYM_PARAM;
+		p->index = j;
+		if (p->type != TYPE_UNKNOWN && !p->type_loc.file)
+			p->type_loc = p->loc;
+	}
+	if (fn->ret != TYPE_UNKNOWN && !fn->ret_loc.file)
+		fn->ret_loc = fn->loc;
+	sc->locals = &fn->locals;
+	sc->func = fn;
+	resolve_stmt(sc, fn->body);
+}
+
 int elaborate(struct session *s)
 {
 	struct scope sc = { .s = s };
-	int i, j, errors0 = diag_error_count();
+	const char *kind = diag_error_kind;
+	int i, done, errors0 = diag_error_count(), rc = -1;
 
+	diag_error_kind = "semantic error";
 	/* Globals the user script declares are part of the program even when
-	 * unused (so that their initialisers and printing apply). */
+	 * unused (so that their initialisers and printing apply); unused ones
+	 * are elided later (warnings.c) unless -u. */
 	for (i = 0; i < s->user->globals.n; i++)
 		use_global(s, s->user->globals.items[i]);
 
-	for (i = 0; i < s->user->probes.n; i++) {
-		struct probe *p = s->user->probes.items[i];
-		int nd = s->derived.n;
-		for (j = 0; j < p->points.n; j++)
-			derive_point(s, p, p->points.items[j]);
-		if (s->derived.n == nd)
-			continue;
-		vec_push(&s->probes, p);
+	expand_user_probes(s);
+	for (i = 0; i < s->probes.n; i++) {
+		struct probe *p = s->probes.items[i];
 		sc.locals = &p->locals;
 		sc.func = NULL;
 		resolve_stmt(&sc, p->body);
 	}
+	/* functions called from probes, then from those, ... */
+	for (done = 0; done < sc.worklist.n; done++)
+		resolve_function(&sc, sc.worklist.items[done]);
+	for (i = 0; i < sc.worklist.n; i++)
+		((struct functiondecl *)sc.worklist.items[i])->reachable = 1;
 	/* user functions are resolved even when unused, to report errors */
 	for (i = 0; i < s->user->functions.n; i++) {
 		struct functiondecl *fn = s->user->functions.items[i];
@@ -748,24 +798,25 @@ int elaborate(struct session *s)
 			vec_push(&sc.worklist, fn);
 		}
 	}
-	for (i = 0; i < sc.worklist.n; i++) {
-		struct functiondecl *fn = sc.worklist.items[i];
-		vec_push(&s->functions, fn);
-		for (j = 0; j < fn->params.n; j++) {
-			struct sym *p = fn->params.items[j];
-			p->kind = SYM_PARAM;
-			p->index = j;
-		}
-		sc.locals = &fn->locals;
-		sc.func = fn;
-		resolve_stmt(&sc, fn->body);
-	}
+	for (; done < sc.worklist.n; done++)
+		resolve_function(&sc, sc.worklist.items[done]);
+	for (i = 0; i < sc.worklist.n; i++)
+		vec_push(&s->functions, sc.worklist.items[i]);
+	free(sc.worklist.items);
+
 	if (s->derived.n == 0 && diag_error_count() == errors0)
 		diag_error(NULL, "the script has no probes");
 	if (diag_error_count() != errors0)
-		return -1;
+		goto out;
+	elide_unused(s);
 	infer_all(s);
-	return diag_error_count() != errors0 ? -1 : 0;
+	if (diag_error_count() != errors0)
+		goto out;
+	warn_and_elide(s);
+	rc = 0;
+out:
+	diag_error_kind = kind;
+	return rc;
 }
 
 /* ---- -p2 listing -------------------------------------------------- */

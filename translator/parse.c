@@ -6,7 +6,11 @@
  *   = op= <<<  (right)   ?:   ||   &&   |   ^   &   in
  *   < <= > >= == != =~ !~   << >>   .   + -   * / %
  *   unary - + ! ~ & ++ --   postfix ++ --, [ ], ->
- * The first syntax error stops the parse.
+ * A syntax error abandons the statement it is in (the parser skips to
+ * the next ';' or the '}' closing the block) or, outside blocks, the
+ * top-level declaration (it skips to the next 'probe', 'global',
+ * 'function', 'private' or '%{'), then goes on, so that independent
+ * errors are all reported; the file then fails to parse.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -43,7 +47,12 @@ struct parser {
 	int n, pos;
 	struct stapfile *f;
 	jmp_buf fail;
+	int errors;        /* syntax errors so far in this file */
+	int eof_reported;  /* an "end of input" error was given already */
 };
+
+/* More errors than this in one file stop the parse. */
+#define MAX_PARSE_ERRORS 50
 
 static const char *const keywords[] = {
 	"probe", "global", "function", "private", "if", "else", "for",
@@ -86,7 +95,12 @@ fail_at(struct parser *p, const struct token *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	diag_error(&t->loc, "%s", strbuf_str(&b));
+	if (t->type != T_EOF || !p->eof_reported)
+		diag_error(&t->loc, "%s", strbuf_str(&b));
+	free(b.s);
+	if (t->type == T_EOF)
+		p->eof_reported = 1;
+	p->errors++;
 	longjmp(p->fail, 1);
 }
 
@@ -664,16 +678,72 @@ static struct expr *parse_expr(struct parser *p)
 
 /* ---- statements ---- */
 
+/* is_toplevel_start - a token that can only begin a declaration */
+static int is_toplevel_start(const struct token *t)
+{
+	return t->type == T_EMBEDDED || tok_is(t, "probe") ||
+		tok_is(t, "global") || tok_is(t, "function") ||
+		tok_is(t, "private");
+}
+
+/* skip_stmt - error recovery inside a block: skip to just after the next
+ * ';' or to the '}' that closes the current block (not consumed), whichever
+ * comes first outside nested braces/parentheses.  A token that can only
+ * start a declaration gives up on the block (fail without a message). */
+static void skip_stmt(struct parser *p)
+{
+	int depth = 0;
+	for (;;) {
+		struct token *t = peek(p);
+		if (t->type == T_EOF || (depth == 0 && is_toplevel_start(t)))
+			longjmp(p->fail, 1);
+		if (tok_is(t, "{") || tok_is(t, "(") || tok_is(t, "["))
+			depth++;
+		else if (tok_is(t, "}") || tok_is(t, ")") || tok_is(t, "]")) {
+			if (depth == 0 && tok_is(t, "}"))
+				return;
+			if (depth > 0)
+				depth--;
+		} else if (depth == 0 && tok_is(t, ";")) {
+			next(p);
+			return;
+		}
+		next(p);
+	}
+}
+
+/* try_stmt - parse one statement into *out; 0 after a syntax error (with
+ * the parser left where the error was found). */
+static int try_stmt(struct parser *p, struct stmt **out)
+{
+	jmp_buf save;
+	int ok = 0;
+	memcpy(save, p->fail, sizeof(save));
+	if (setjmp(p->fail) == 0) {
+		*out = parse_stmt(p);
+		ok = 1;
+	}
+	memcpy(p->fail, save, sizeof(save));
+	return ok;
+}
+
 static struct stmt *parse_block(struct parser *p)
 {
 	struct token *t = expect(p, "{");
 	struct stmt *s = mk_stmt(S_BLOCK, t);
 	while (!is_op(p, "}")) {
+		struct stmt *st = NULL;
 		if (peek(p)->type == T_EOF)
 			fail_at(p, peek(p), "expected '}' to close the block "
 				"opened at line %d column %d, found end of input",
 				t->loc.line, t->loc.col);
-		vec_push(&s->stmts, parse_stmt(p));
+		if (try_stmt(p, &st)) {
+			vec_push(&s->stmts, st);
+			continue;
+		}
+		if (p->errors >= MAX_PARSE_ERRORS || peek(p)->type == T_EOF)
+			longjmp(p->fail, 1);
+		skip_stmt(p);
 	}
 	next(p);
 	return s;
@@ -1035,18 +1105,43 @@ static void parse_function(struct parser *p, struct token *kw, int is_private)
 	vec_push(&p->f->functions, fn);
 }
 
+static void parse_decl(struct parser *p);
+
+/* parse_toplevel - every declaration of the file; after a syntax error,
+ * skip to the next token that can only start a declaration. */
 static void parse_toplevel(struct parser *p)
 {
 	while (peek(p)->type != T_EOF) {
+		volatile int start = p->pos;
+		if (setjmp(p->fail) == 0) {
+			parse_decl(p);
+			continue;
+		}
+		if (p->errors >= MAX_PARSE_ERRORS) {
+			diag_note(NULL, "too many syntax errors in %s; "
+				  "giving up", p->f->name);
+			return;
+		}
+		if (p->pos == start)
+			next(p);
+		while (peek(p)->type != T_EOF && !is_toplevel_start(peek(p)))
+			next(p);
+	}
+}
+
+/* parse_decl - one top-level declaration (or ';') */
+static void parse_decl(struct parser *p)
+{
+	{
 		struct token *t = peek(p);
 		int priv = 0;
 		if (t->type == T_EMBEDDED) {
 			vec_push(&p->f->embeds, (void *)next(p)->text);
-			continue;
+			return;
 		}
 		if (tok_is(t, ";")) {
 			next(p);
-			continue;
+			return;
 		}
 		if (tok_is(t, "private")) {
 			next(p);
@@ -1075,11 +1170,14 @@ struct stapfile *parse_script(const char *filename, const char *text,
 	struct parser p;
 	int bad;
 
+	const char *kind = diag_error_kind;
+	struct stapfile *res = NULL;
+	diag_error_kind = "parse error";
 	source_register(filename, text);
 	bad = lex_file(filename, text, &raw);
 	if (bad) {
 		free(raw.t);
-		return NULL;
+		goto out;
 	}
 	if (!config_set) {
 		pp_config_defaults(&config);
@@ -1088,7 +1186,7 @@ struct stapfile *parse_script(const char *filename, const char *text,
 	if (preprocess(&raw, &toks, script_argc, script_argv, &config) < 0) {
 		free(raw.t);
 		free(toks.t);
-		return NULL;
+		goto out;
 	}
 	memset(&p, 0, sizeof(p));
 	p.t = toks.t;
@@ -1097,11 +1195,11 @@ struct stapfile *parse_script(const char *filename, const char *text,
 	p.f->name = filename;
 	p.f->is_tapset = is_tapset;
 	free(raw.t);
-	if (setjmp(p.fail)) {
-		free(toks.t);
-		return NULL;
-	}
 	parse_toplevel(&p);
 	free(toks.t);
-	return p.f;
+	if (!p.errors)
+		res = p.f;
+out:
+	diag_error_kind = kind;
+	return res;
 }

@@ -268,8 +268,10 @@ int source_line(const char *file, int line, struct strbuf *out)
 	return 1;
 }
 
-static int n_errors;
+static int n_errors, n_warnings;
 int diag_quiet;
+int diag_no_warnings;
+const char *diag_error_kind = "error";
 
 void diag_rewind(int n)
 {
@@ -307,7 +309,7 @@ void diag_error(const struct source_loc *loc, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	diag("error", loc, fmt, ap);
+	diag(diag_error_kind, loc, fmt, ap);
 	va_end(ap);
 	n_errors++;
 }
@@ -315,9 +317,38 @@ void diag_error(const struct source_loc *loc, const char *fmt, ...)
 void diag_warning(const struct source_loc *loc, const char *fmt, ...)
 {
 	va_list ap;
+	if (diag_no_warnings)
+		return;
 	va_start(ap, fmt);
 	diag("warning", loc, fmt, ap);
 	va_end(ap);
+	if (!diag_quiet)
+		n_warnings++;
+}
+
+void diag_note(const struct source_loc *loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag("note", loc, fmt, ap);
+	va_end(ap);
+}
+
+int diag_warning_count(void)
+{
+	return n_warnings;
+}
+
+void diag_summary(const char *pass)
+{
+	struct strbuf b = {0};
+	strbuf_printf(&b, "%s failed: %d error%s", pass, n_errors,
+		      n_errors == 1 ? "" : "s");
+	if (n_warnings)
+		strbuf_printf(&b, ", %d warning%s", n_warnings,
+			      n_warnings == 1 ? "" : "s");
+	fprintf(stderr, "%s\n", strbuf_str(&b));
+	free(b.s);
 }
 
 int diag_error_count(void)

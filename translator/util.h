@@ -69,6 +69,22 @@ void diag_error(const struct source_loc *loc, const char *fmt, ...)
 void diag_warning(const struct source_loc *loc, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int diag_error_count(void);
+/* diag_error_kind - the word(s) diag_error prints for the kind of the
+ * error: "parse error" in pass 1, "semantic error" in pass 2 ("error"
+ * otherwise).  Set by the passes. */
+extern const char *diag_error_kind;
+/* diag_note - an extra line ("note: ...") after an error, e.g. the other
+ * place of a conflict; not counted.  loc may be NULL. */
+void diag_note(const struct source_loc *loc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* diag_no_warnings - when nonzero (stap -w), diag_warning prints nothing
+ * and counts nothing. */
+extern int diag_no_warnings;
+/* diag_warning_count - warnings printed so far. */
+int diag_warning_count(void);
+/* diag_summary - print the one-line summary of a failed pass on stderr:
+ * "PASS failed: N errors[, M warnings]" (PASS e.g. "Pass 1 (parse)"). */
+void diag_summary(const char *pass);
 /* diag_quiet - while nonzero, diagnostics are counted but not printed
  * (used for tapset files, whose errors matter only if they are used).
  * diag_rewind - forget errors counted after the count was @n. */

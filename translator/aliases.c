@@ -1,0 +1,297 @@
+/* aliases.c - pass 2: from the probes of the script to derived probes.
+ *
+ * Every probe point of a user probe is either
+ *   - the name of probe aliases (probe NAME = POINTS { prologue } or
+ *     probe NAME += POINTS { epilogue }), defined in the script or a
+ *     tapset, matched with the wildcards '*' (within a component) and '**'
+ *     (any number of components): each matching alias definition gives a
+ *     new probe whose body is the prologue then the user's body, or the
+ *     user's body then the epilogue, on the alias's own points, which are
+ *     expanded in turn; or
+ *   - a point of a probe-point family (families.c).
+ * A point with '?' that does not resolve is skipped quietly; after a point
+ * with '!' that resolves, the probe's later points are skipped.  A
+ * condition 'if (EXPR)' becomes a first statement 'if (!(EXPR)) next'.
+ */
+#include "aliases.h"
+#include "elaborate.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ALIAS_DEPTH 16
+
+static struct pp_component *comp(const struct probe_point *pp, int i)
+{
+	return i < pp->components.n ? pp->components.items[i] : NULL;
+}
+
+/* same_arg - 1 if two component arguments (literals or NULL) are equal */
+static int same_arg(const struct expr *a, const struct expr *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->kind != b->kind)
+		return 0;
+	if (a->kind == E_NUM)
+		return a->num == b->num;
+	return a->str_len == b->str_len && !memcmp(a->str, b->str, a->str_len);
+}
+
+/* match_from - does pattern @pat from component @pi match the alias
+ * name @name from component @ni? */
+static int match_from(const struct probe_point *pat, int pi,
+		      const struct probe_point *name, int ni)
+{
+	struct pp_component *pc = comp(pat, pi), *nc = comp(name, ni);
+	if (!pc)
+		return nc == NULL;
+	if (!strcmp(pc->name, "**") && !pc->arg) {
+		int k;
+		for (k = ni; k <= name->components.n; k++)
+			if (match_from(pat, pi + 1, name, k))
+				return 1;
+		return 0;
+	}
+	if (!nc)
+		return 0;
+	if (fnmatch(pc->name, nc->name, 0) != 0)
+		return 0;
+	if (pc->arg && !same_arg(pc->arg, nc->arg))
+		return 0;
+	if (!pc->arg && nc->arg)
+		return 0;
+	return match_from(pat, pi + 1, name, ni + 1);
+}
+
+int pp_matches_alias(const struct probe_point *pat,
+		     const struct probe_point *name)
+{
+	return match_from(pat, 0, name, 0);
+}
+
+int pp_has_wildcard(const struct probe_point *pp)
+{
+	int i;
+	for (i = 0; i < pp->components.n; i++)
+		if (strpbrk(comp(pp, i)->name, "*?["))
+			return 1;
+	return 0;
+}
+
+/* for_each_alias - call @fn on every alias of the script and the library */
+static void collect_aliases(struct session *s, struct vec *out)
+{
+	int i, j;
+	for (i = -1; i < s->library.n; i++) {
+		struct stapfile *f = i < 0 ? s->user : s->library.items[i];
+		for (j = 0; j < f->aliases.n; j++)
+			vec_push(out, f->aliases.items[j]);
+	}
+}
+
+/* new_probe - a probe with @body on the points @points */
+static struct probe *new_probe(const struct source_loc *loc,
+			       struct stmt *body)
+{
+	struct probe *p = xcalloc(1, sizeof(*p));
+	p->loc = *loc;
+	p->body = body;
+	return p;
+}
+
+/* block_of - a block of the two statements (either may be NULL) */
+static struct stmt *block_of(struct stmt *a, struct stmt *b,
+			     const struct source_loc *loc)
+{
+	struct stmt *blk = xcalloc(1, sizeof(*blk));
+	blk->kind = S_BLOCK;
+	blk->loc = *loc;
+	if (a)
+		vec_push(&blk->stmts, a);
+	if (b)
+		vec_push(&blk->stmts, b);
+	return blk;
+}
+
+/* guard_body - { if (!(cond)) next; body } */
+static struct stmt *guard_body(struct expr *cond, struct stmt *body)
+{
+	struct stmt *ifs = xcalloc(1, sizeof(*ifs)), *nx = xcalloc(1, sizeof(*nx));
+	struct expr *not = xcalloc(1, sizeof(*not));
+	not->kind = E_UNARY;
+	not->op = OP_NOT;
+	not->loc = cond->loc;
+	not->a = expr_copy(cond);
+	nx->kind = S_NEXT;
+	nx->loc = cond->loc;
+	ifs->kind = S_IF;
+	ifs->loc = cond->loc;
+	ifs->e = not;
+	ifs->body = nx;
+	return block_of(ifs, stmt_copy(body), &body->loc);
+}
+
+static int expand_probe(struct session *s, struct probe *p, int depth,
+			struct probe_point *user_pp, const char *chain);
+
+/* similar_names - "; similar: a, b" from the families and alias names
+ * close to the first component of @pp, or "" */
+static char *similar_names(struct session *s, const struct probe_point *pp)
+{
+	struct strbuf b = {0};
+	struct vec al = {0};
+	const char *first = comp(pp, 0)->name;
+	int i, n = 0;
+	family_similar(first, &b, &n);
+	collect_aliases(s, &al);
+	for (i = 0; i < al.n && n < 8; i++) {
+		struct probe_alias *a = al.items[i];
+		char *t = probe_point_str(a->name);
+		const char *c0 = comp(a->name, 0)->name;
+		if ((names_similar(first, c0) || names_similar(first, t)) &&
+		    !strstr(strbuf_str(&b), t)) {
+			strbuf_printf(&b, "%s%s", n++ ? ", " : "", t);
+		}
+		free(t);
+	}
+	free(al.items);
+	if (!b.len)
+		return strbuf_detach(&b);
+	{
+		char *r = xasprintf("; similar: %s", b.s);
+		free(b.s);
+		return r;
+	}
+}
+
+/* resolve_point - one point @pp of probe @p: derive it into @p, or expand
+ * the aliases it names into new probes.  Returns the number of derived
+ * probes made (>= 0), or -1 after an error. */
+static int resolve_point(struct session *s, struct probe *p,
+			 struct probe_point *pp, int depth,
+			 struct probe_point *user_pp, const char *chain)
+{
+	struct vec al = {0};
+	int i, made = 0, matched = 0, d0 = s->derived.n;
+	if (!comp(pp, 0))
+		return -1;
+	if (depth > MAX_ALIAS_DEPTH) {
+		diag_error(&pp->loc, "probe alias expansion is more than %d "
+			   "deep at %s (a recursive alias?)", MAX_ALIAS_DEPTH,
+			   probe_point_str(pp));
+		return -1;
+	}
+	collect_aliases(s, &al);
+	for (i = 0; i < al.n; i++) {
+		struct probe_alias *a = al.items[i];
+		struct probe *np;
+		char *name, *ch;
+		int rc;
+		if (!pp_matches_alias(pp, a->name))
+			continue;
+		matched++;
+		name = probe_point_str(a->name);
+		ch = chain ? xasprintf("%s <- %s", name, chain) : xstrdup(name);
+		free(name);
+		np = new_probe(&p->loc, a->epilogue ?
+			       block_of(stmt_copy(p->body), stmt_copy(a->body), &p->loc) :
+			       block_of(stmt_copy(a->body), stmt_copy(p->body), &p->loc));
+		if (pp->cond)
+			np->body = guard_body(pp->cond, np->body);
+		np->points = a->points;
+		rc = expand_probe(s, np, depth + 1, user_pp ? user_pp : pp, ch);
+		if (rc < 0) {
+			free(al.items);
+			return -1;
+		}
+		made += rc;
+	}
+	free(al.items);
+	if (matched)
+		return made;
+	if (pp_has_wildcard(pp) || !family_exists(comp(pp, 0)->name)) {
+		char *sim = pp_has_wildcard(pp) ? xstrdup("") : similar_names(s, pp);
+		char *t = probe_point_str(pp);
+		if (pp_has_wildcard(pp))
+			diag_error(&pp->loc, "no probe alias matches %s", t);
+		else
+			diag_error(&pp->loc, "unknown probe point family '%s'%s",
+				   comp(pp, 0)->name, sim);
+		free(sim);
+		free(t);
+		return -1;
+	}
+	if (pp->cond && !user_pp) {
+		/* a family point with a condition: a probe of its own */
+		struct probe *np = new_probe(&p->loc, guard_body(pp->cond, p->body));
+		struct probe_point *q = xmalloc(sizeof(*q));
+		*q = *pp;
+		q->cond = NULL;
+		vec_push(&np->points, q);
+		np->user_point = pp;
+		if (derive_point(s, np, q) < 0)
+			return -1;
+		vec_push(&s->probes, np);
+		return s->derived.n - d0;
+	}
+	if (derive_point(s, p, pp) < 0)
+		return -1;
+	return s->derived.n - d0;
+}
+
+/* expand_probe - resolve every point of @p; @p joins s->probes when one
+ * of its points derived directly into it.  Returns the number of
+ * derived probes made, or -1 after an error. */
+static int expand_probe(struct session *s, struct probe *p, int depth,
+			struct probe_point *user_pp, const char *chain)
+{
+	int i, total = 0, failed = 0, direct0 = 0;
+	for (i = 0; i < p->points.n; i++) {
+		struct probe_point *pp = p->points.items[i];
+		int errs = diag_error_count(), quiet = diag_quiet, rc, d0;
+		int optional = pp->optional || pp->sufficient;
+		if (optional)
+			diag_quiet = 1;
+		d0 = s->derived.n;
+		rc = resolve_point(s, p, pp, depth, user_pp, chain);
+		diag_quiet = quiet;
+		if (rc < 0 && optional) {
+			diag_rewind(errs);
+			s->derived.n = d0 < s->derived.n ? d0 : s->derived.n;
+			continue;
+		}
+		if (rc < 0) {
+			failed = 1;
+			continue;
+		}
+		total += rc;
+		if (pp->sufficient && rc > 0)
+			break;
+	}
+	for (i = 0; i < s->derived.n; i++) {
+		struct derived_probe *d = s->derived.items[i];
+		if (d->probe == p)
+			direct0 = 1;
+	}
+	if (direct0) {
+		p->user_point = user_pp;
+		p->alias_chain = chain;
+		for (i = 0; i < s->probes.n; i++)
+			if (s->probes.items[i] == p)
+				break;
+		if (i == s->probes.n)
+			vec_push(&s->probes, p);
+	}
+	return failed ? -1 : total;
+}
+
+int expand_user_probes(struct session *s)
+{
+	int i, rc = 0;
+	for (i = 0; i < s->user->probes.n; i++)
+		if (expand_probe(s, s->user->probes.items[i], 0, NULL, NULL) < 0)
+			rc = -1;
+	return rc;
+}
