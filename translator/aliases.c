@@ -15,6 +15,7 @@
  */
 #include "aliases.h"
 #include "elaborate.h"
+#include "tapsets.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -219,6 +220,8 @@ static int resolve_point(struct session *s, struct probe *p,
 		else
 			diag_error(&pp->loc, "unknown probe point family '%s'%s",
 				   comp(pp, 0)->name, sim);
+		if (!pp_has_wildcard(pp))
+			tapset_explain_missing(s, "probe", t);
 		free(sim);
 		free(t);
 		return -1;

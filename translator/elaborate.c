@@ -10,6 +10,8 @@
  */
 #include "elaborate.h"
 #include "aliases.h"
+#include "pprint.h"
+#include "tapsets.h"
 #include "printf_fmt.h"
 #include "warnings.h"
 
@@ -163,9 +165,11 @@ static void resolve_call(struct scope *sc, struct expr *e)
 			diag_error(&e->loc, "function '%s' is not defined with %d "
 				   "argument%s", e->name, e->args.n,
 				   e->args.n == 1 ? "" : "s");
-		else
+		else {
 			diag_error(&e->loc, "unresolved function '%s' (not in the "
 				   "script nor in any tapset)", e->name);
+			tapset_explain_missing(sc->s, "function", e->name);
+		}
 		return;
 	}
 	e->func = fn;
@@ -833,7 +837,7 @@ static void list_syms(struct strbuf *out, struct vec *v)
 
 void pprint_resolved(struct strbuf *out, const struct session *s)
 {
-	int i, k;
+	int i, j, k;
 	if (s->globals.n)
 		strbuf_add(out, "# globals\n");
 	for (i = 0; i < s->globals.n; i++) {
@@ -862,15 +866,35 @@ void pprint_resolved(struct strbuf *out, const struct session *s)
 		}
 	}
 	strbuf_add(out, "# probes\n");
-	for (i = 0; i < s->derived.n; i++) {
-		struct derived_probe *d = s->derived.items[i];
-		strbuf_printf(out, "%s /* <- %s:%d:%d */\n", d->pp_text,
-			      d->point->loc.file, d->point->loc.line,
-			      d->point->loc.col);
-		if (d->probe->locals.n) {
+	for (i = 0; i < s->probes.n; i++) {
+		struct probe *p = s->probes.items[i];
+		int n = 0;
+		for (j = 0; j < s->derived.n; j++) {
+			struct derived_probe *d = s->derived.items[j];
+			if (d->probe != p)
+				continue;
+			strbuf_printf(out, "%s%s", n++ ? ", " : "", d->pp_text);
+		}
+		if (p->user_point) {
+			char *u = probe_point_str(p->user_point);
+			strbuf_printf(out, " /* <- %s", u);
+			if (p->alias_chain)
+				strbuf_printf(out, " via alias %s", p->alias_chain);
+			strbuf_printf(out, " at %s:%d:%d */\n",
+				      p->user_point->loc.file,
+				      p->user_point->loc.line,
+				      p->user_point->loc.col);
+			free(u);
+		} else {
+			strbuf_printf(out, " /* <- %s:%d:%d */\n", p->loc.file,
+				      p->loc.line, p->loc.col);
+		}
+		if (p->locals.n) {
 			strbuf_add(out, "  # locals\n  ");
-			list_syms(out, &d->probe->locals);
+			list_syms(out, &p->locals);
 			strbuf_addc(out, '\n');
 		}
+		if (p->alias_chain || p->user_point)
+			pprint_stmt(out, p->body, 0);
 	}
 }

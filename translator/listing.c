@@ -66,6 +66,10 @@ static char *alias_vars(struct session *s, struct probe_alias *a)
 	memset(&sub.functions, 0, sizeof(sub.functions));
 	memset(&sub.probes, 0, sizeof(sub.probes));
 	memset(&sub.derived, 0, sizeof(sub.derived));
+	memset(&sub.library, 0, sizeof(sub.library));
+	for (i = 0; i < s->library.n; i++)
+		vec_push(&sub.library, s->library.items[i]);
+	vec_push(&sub.library, s->user);
 	uf.name = "<list>";
 	body.kind = S_BLOCK;
 	body.loc = a->loc;
@@ -89,6 +93,7 @@ static char *alias_vars(struct session *s, struct probe_alias *a)
 			free(one);
 		}
 	}
+	free(sub.library.items);
 	return strbuf_detach(&b);
 }
 

@@ -61,6 +61,8 @@ struct session {
 	/* pass 1 */
 	struct stapfile *user;      /* the user's script */
 	struct vec library;         /* struct stapfile *: parsed tapsets */
+	struct vec broken_tapsets;  /* const char *: path, text, path, text...
+	                             * of tapset files that do not parse */
 
 	/* pass 2: the resolved program */
 	struct vec globals;         /* struct sym *: used globals */

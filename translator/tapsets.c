@@ -1,12 +1,15 @@
 /* tapsets.c - pass 1 for the tapset library: parse every *.stp under the
  * tapset directory (and its subdirectories, e.g. linux/) and each -I
  * directory.  A tapset file that fails to parse is left out quietly (its
- * errors are shown with -v); only a script that needs something from it
- * then fails, with an "unresolved" error naming what was missing.
+ * errors are shown with -vv); only a script that needs something from it
+ * then fails, with an "unresolved" error naming what was missing, and
+ * then the errors of the files that would have defined it
+ * (tapset_explain_missing).  Pass 2 resolves only what the script uses.
  */
 #include "tapsets.h"
 #include "parse.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -61,13 +64,17 @@ static void load_dir(struct session *s, const char *dir, int depth)
 			diag_quiet = quiet || stp_verbose < 2;
 			f = text ? parse_script(path, text, 1) : NULL;
 			diag_quiet = quiet;
-			if (f)
+			if (f) {
 				vec_push(&s->library, f);  /* keeps path */
-			else if (stp_verbose)
-				fprintf(stderr, "stap: tapset %s left out: it "
-					"does not parse\n", path);
+			} else if (text) {
+				vec_push(&s->broken_tapsets, path);
+				vec_push(&s->broken_tapsets, text);
+				if (stp_verbose)
+					fprintf(stderr, "stap: tapset %s left out: "
+						"it does not parse\n", path);
+			}
 			diag_rewind(errs);
-			if (f)
+			if (text)
 				path = NULL;
 		}
 		free(path);
@@ -89,4 +96,47 @@ int load_tapsets(struct session *s)
 	for (i = 0; i < s->include_dirs.n; i++)
 		load_dir(s, s->include_dirs.items[i], 0);
 	return 0;
+}
+
+/* defines_name - does @text seem to define @what @name (e.g. "function
+ * foo" or "probe a.b")?  A textual check: the keyword, blanks, then the
+ * name followed by a character that cannot continue it. */
+static int defines_name(const char *text, const char *what, const char *name)
+{
+	size_t lw = strlen(what), ln = strlen(name);
+	const char *p = text;
+	while ((p = strstr(p, what)) != NULL) {
+		const char *q = p + lw;
+		int start = p == text || !(isalnum((unsigned char)p[-1]) ||
+					    p[-1] == '_');
+		p = q;
+		if (!start || !isspace((unsigned char)*q))
+			continue;
+		while (isspace((unsigned char)*q))
+			q++;
+		if (strncmp(q, name, ln) == 0 &&
+		    !(isalnum((unsigned char)q[ln]) || q[ln] == '_' ||
+		      q[ln] == '.'))
+			return 1;
+	}
+	return 0;
+}
+
+int tapset_explain_missing(struct session *s, const char *what,
+			   const char *name)
+{
+	int i, n = 0;
+	for (i = 0; i + 1 < s->broken_tapsets.n; i += 2) {
+		const char *path = s->broken_tapsets.items[i];
+		const char *text = s->broken_tapsets.items[i + 1];
+		int errs = diag_error_count();
+		if (!defines_name(text, what, name))
+			continue;
+		diag_note(NULL, "tapset %s would define %s '%s', but it does "
+			  "not parse:", path, what, name);
+		parse_script(path, text, 1);
+		diag_rewind(errs);
+		n++;
+	}
+	return n;
 }

@@ -9,4 +9,12 @@
  * directory is missing. */
 int load_tapsets(struct session *s);
 
+/* tapset_explain_missing - after an error for the missing function or
+ * probe alias @name (@what is "function" or "probe"), look for it in the
+ * tapset files left out because they do not parse; for each that seems
+ * to define it, print a note and that file's parse errors.  Returns the
+ * number of such files. */
+int tapset_explain_missing(struct session *s, const char *what,
+			   const char *name);
+
 #endif

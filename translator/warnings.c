@@ -33,7 +33,7 @@ static char *similar_vars(const char *name, struct vec **scopes)
 }
 
 static void warn_locals(struct session *s, struct vec *locals,
-			struct vec *params)
+			struct vec *params, int expanded)
 {
 	struct vec *scopes[] = { locals, params, &s->globals, NULL };
 	int i;
@@ -46,7 +46,7 @@ static void warn_locals(struct session *s, struct vec *locals,
 			diag_warning(&y->loc, "local variable '%s' is read but "
 				     "never assigned%s", y->name, sim);
 			free(sim);
-		} else if (y->written && !y->read) {
+		} else if (y->written && !y->read && !expanded) {
 			diag_warning(&y->loc, "local variable '%s' is assigned "
 				     "but never read", y->name);
 		}
@@ -56,12 +56,13 @@ static void warn_locals(struct session *s, struct vec *locals,
 void elide_unused(struct session *s)
 {
 	int i, n;
-	for (i = 0; i < s->probes.n; i++)
-		warn_locals(s, &((struct probe *)s->probes.items[i])->locals,
-			    NULL);
+	for (i = 0; i < s->probes.n; i++) {
+		struct probe *p = s->probes.items[i];
+		warn_locals(s, &p->locals, NULL, p->alias_chain != NULL);
+	}
 	for (i = 0; i < s->functions.n; i++) {
 		struct functiondecl *fn = s->functions.items[i];
-		warn_locals(s, &fn->locals, &fn->params);
+		warn_locals(s, &fn->locals, &fn->params, 0);
 	}
 	for (i = n = 0; i < s->functions.n; i++) {
 		struct functiondecl *fn = s->functions.items[i];
