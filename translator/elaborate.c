@@ -868,11 +868,14 @@ void pprint_resolved(struct strbuf *out, const struct session *s)
 	strbuf_add(out, "# probes\n");
 	for (i = 0; i < s->probes.n; i++) {
 		struct probe *p = s->probes.items[i];
+		struct source_loc at = p->loc;
 		int n = 0;
 		for (j = 0; j < s->derived.n; j++) {
 			struct derived_probe *d = s->derived.items[j];
 			if (d->probe != p)
 				continue;
+			if (!n)
+				at = d->point->loc;
 			strbuf_printf(out, "%s%s", n++ ? ", " : "", d->pp_text);
 		}
 		if (p->user_point) {
@@ -886,8 +889,8 @@ void pprint_resolved(struct strbuf *out, const struct session *s)
 				      p->user_point->loc.col);
 			free(u);
 		} else {
-			strbuf_printf(out, " /* <- %s:%d:%d */\n", p->loc.file,
-				      p->loc.line, p->loc.col);
+			strbuf_printf(out, " /* <- %s:%d:%d */\n", at.file,
+				      at.line, at.col);
 		}
 		if (p->locals.n) {
 			strbuf_add(out, "  # locals\n  ");
