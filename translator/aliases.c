@@ -92,6 +92,18 @@ static void collect_aliases(struct session *s, struct vec *out)
 	}
 }
 
+/* alias_prefix_exists - 1 if some alias name starts with component @c0 */
+static int alias_prefix_exists(struct session *s, const char *c0)
+{
+	struct vec al = {0};
+	int i, r = 0;
+	collect_aliases(s, &al);
+	for (i = 0; i < al.n && !r; i++)
+		r = !strcmp(comp(((struct probe_alias *)al.items[i])->name, 0)->name, c0);
+	free(al.items);
+	return r;
+}
+
 /* new_probe - a probe with @body on the points @points */
 static struct probe *new_probe(const struct source_loc *loc,
 			       struct stmt *body)
@@ -217,6 +229,8 @@ static int resolve_point(struct session *s, struct probe *p,
 		char *t = probe_point_str(pp);
 		if (pp_has_wildcard(pp))
 			diag_error(&pp->loc, "no probe alias matches %s", t);
+		else if (alias_prefix_exists(s, comp(pp, 0)->name))
+			diag_error(&pp->loc, "no probe alias %s%s", t, sim);
 		else
 			diag_error(&pp->loc, "unknown probe point family '%s'%s",
 				   comp(pp, 0)->name, sim);

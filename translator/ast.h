@@ -66,7 +66,7 @@ enum expr_kind {
 	E_STATS_ADD,  /* a <<< b */
 	E_TARGET,     /* $name / @var("...") with a chain of components */
 	E_ENTRY,      /* @entry(a) */
-	E_DEFINED,    /* @defined(a) */
+	E_DEFINED,    /* @defined(a); name "probewrite": @probewrite(a) */
 	E_CAST,       /* @cast(a, "type", "module") */
 };
 

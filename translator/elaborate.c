@@ -203,6 +203,14 @@ static void resolve_expr(struct scope *sc, struct expr *e, int lvalue)
 		break;
 	case E_INDEX:
 		resolve_args(sc, &e->args);
+		if (e->a && e->a->kind == E_HIST) {
+			/* @hist_log(s)[BUCKET]: a bucket count */
+			if (lvalue)
+				diag_error(&e->loc, "a histogram bucket cannot "
+					   "be assigned");
+			resolve_expr(sc, e->a, 0);
+			break;
+		}
 		resolve_array(sc, e->a, e->args.n, lvalue);
 		e->sym = e->a->sym;
 		break;
@@ -236,13 +244,31 @@ static void resolve_expr(struct scope *sc, struct expr *e, int lvalue)
 		resolve_expr(sc, e->a, 1);
 		resolve_expr(sc, e->b, 0);
 		break;
+	case E_DEFINED:
+		/* @defined(NAME) / @probewrite(NAME): known now, folded into
+		 * a number; @defined($target): 0 until target variables are
+		 * supported */
+		y = NULL;
+		if (e->a && e->a->kind == E_SYM)
+			y = lookup_sym(sc, e->a->name, &e->a->loc, 0);
+		else if (e->a && e->a->kind != E_TARGET && e->a->kind != E_CAST)
+			resolve_expr(sc, e->a, 0);
+		e->sym = y;
+		if (e->a && e->a->kind != E_SYM && e->a->kind != E_TARGET &&
+		    e->a->kind != E_CAST && !e->name)
+			y = (struct sym *)1;  /* any other expression is defined */
+		if (e->name)
+			break;   /* @probewrite: folded by type inference */
+		e->kind = E_NUM;
+		e->num = y != NULL;
+		e->a = NULL;
+		break;
 	case E_BINARY:
 	case E_UNARY:
 	case E_TERNARY:
 	case E_STATOP:
 	case E_HIST:
 	case E_ENTRY:
-	case E_DEFINED:
 		resolve_expr(sc, e->a, 0);
 		resolve_expr(sc, e->b, 0);
 		resolve_expr(sc, e->c, 0);
@@ -267,7 +293,9 @@ static void resolve_stmt(struct scope *sc, struct stmt *st)
 			resolve_stmt(sc, st->stmts.items[i]);
 		break;
 	case S_FOREACH:
-		resolve_expr(sc, st->array, 0);
+		if (st->array) {
+			resolve_array(sc, st->array, st->keys.n, 0);
+		}
 		for (i = 0; i < st->keys.n; i++)
 			resolve_expr(sc, st->keys.items[i], 1);
 		if (st->value)
@@ -276,6 +304,13 @@ static void resolve_stmt(struct scope *sc, struct stmt *st)
 		resolve_stmt(sc, st->body);
 		break;
 	case S_DELETE:
+		if (st->e && st->e->kind == E_SYM) {
+			/* delete ARRAY / delete SCALAR */
+			struct sym *y = lookup_sym(sc, st->e->name, &st->e->loc, 1);
+			st->e->sym = y;
+			y->written = 1;
+			break;
+		}
 		resolve_expr(sc, st->e, 1);
 		break;
 	case S_TRY:
@@ -427,7 +462,7 @@ static void infer_print(struct infer *in, struct expr *e)
 	for (i = first; i < e->args.n; i++) {
 		struct expr *a = e->args.items[i];
 		if (infer_expr(in, a, TYPE_UNKNOWN) == TYPE_UNKNOWN &&
-		    in->report)
+		    a->kind != E_HIST && in->report)
 			diag_error(&a->loc, "cannot tell the type of this value "
 				   "(long or string?)");
 		else if (a->type == TYPE_STATS && in->report)
@@ -468,6 +503,15 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 		t = infer_sym_use(in, e, want);
 		break;
 	case E_INDEX:
+		if (e->a && e->a->kind == E_HIST) {
+			infer_expr(in, e->a, TYPE_UNKNOWN);
+			for (i = 0; i < e->args.n; i++) {
+				infer_expr(in, e->args.items[i], TYPE_LONG);
+				expect(in, e->args.items[i], TYPE_LONG);
+			}
+			t = TYPE_LONG;
+			break;
+		}
 		infer_keys(in, e);
 		t = infer_sym_use(in, e, want);
 		break;
@@ -595,6 +639,10 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 		t = infer_expr(in, e->a, want);
 		break;
 	case E_DEFINED:
+		/* @probewrite(VAR), now that every write was seen */
+		e->kind = E_NUM;
+		e->num = e->sym && e->sym->written;
+		e->a = NULL;
 		t = TYPE_LONG;
 		break;
 	case E_TARGET:

@@ -288,12 +288,8 @@ int derive_point(struct session *s, struct probe *p, struct probe_point *pp)
 	for (i = 0; i < sizeof(families) / sizeof(families[0]); i++)
 		if (is(c, families[i].name)) {
 			rc = families[i].match(s, p, pp);
-			if (rc < 0 && pp->optional)
-				return 0;
 			return rc;
 		}
-	if (pp->optional)
-		return 0;
 	for (i = 0; i < sizeof(families) / sizeof(families[0]); i++)
 		if (edit_distance(c->name, families[i].name) <= 2 ||
 		    strstr(families[i].name, c->name) ||

@@ -372,6 +372,18 @@ static struct expr *parse_at_op(struct parser *p)
 		expect(p, ")");
 		return e;
 	}
+	if (!strcmp(n, "@probewrite")) {
+		/* @probewrite(VAR): 1 if the probe writes VAR; kept as an
+		 * E_DEFINED named "probewrite" */
+		e = mk_expr(E_DEFINED, t);
+		e->name = "probewrite";
+		expect(p, "(");
+		e->a = parse_expr(p);
+		if (e->a->kind != E_SYM && e->a->kind != E_TARGET)
+			fail_at(p, t, "@probewrite takes a variable");
+		expect(p, ")");
+		return e;
+	}
 	if (!strcmp(n, "@entry") || !strcmp(n, "@defined")) {
 		e = mk_expr(n[1] == 'e' ? E_ENTRY : E_DEFINED, t);
 		expect(p, "(");
