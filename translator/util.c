@@ -6,6 +6,7 @@
 #include <string.h>
 
 #undef free
+void free(void *p);   /* the libc one (util.h may rename it) */
 
 int stp_verbose;
 

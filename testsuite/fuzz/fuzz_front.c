@@ -11,6 +11,7 @@
  */
 #include "elaborate.h"
 #include "parse.h"
+#include "pprint.h"
 #include "preproc.h"
 #include "session.h"
 #include "tapsets.h"
@@ -61,9 +62,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s.last_pass = 2;
 	s.tapset_dir = getenv("FUZZ_TAPSET_DIR") ? getenv("FUZZ_TAPSET_DIR")
 		: FUZZ_TAPSET_DIR;
+	s.unoptimized = size & 1;
 	s.user = parse_script(name, text, 0);
-	if (s.user && load_tapsets(&s) == 0)
-		elaborate(&s);
+	if (s.user) {
+		struct strbuf out = {0};
+		pprint_file(&out, s.user);          /* the -p1 listing */
+		if (load_tapsets(&s) == 0 && elaborate(&s) == 0)
+			pprint_resolved(&out, &s);  /* the -p2 listing */
+		free(out.s);
+	}
 	diag_quiet = 0;
 	diag_rewind(0);
 	preproc_reset();
