@@ -159,7 +159,7 @@ int list_probe_points(struct session *s, struct strbuf *out)
 				vec_push(&lines, xstrdup(*t));
 	}
 	if (!lines.n) {
-		diag_error(&pat->loc, "no probe point matches '%s'",
+		diag_error(NULL, "no probe point matches '%s'",
 			   s->list_pattern);
 		return -1;
 	}
