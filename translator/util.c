@@ -315,10 +315,43 @@ void diag_error(const struct source_loc *loc, const char *fmt, ...)
 	n_errors++;
 }
 
+/* warning_seen - 1 if the same warning was given at the same place
+ * before (alias expansion copies a body once per alias), else remember
+ * it and return 0. */
+static struct vec warnings_given;
+static int warning_seen(const struct source_loc *loc, const char *fmt,
+			va_list ap)
+{
+	struct strbuf b = {0};
+	int i;
+	if (loc && loc->file)
+		strbuf_printf(&b, "%s:%d:%d:", loc->file, loc->line, loc->col);
+	strbuf_vprintf(&b, fmt, ap);
+	for (i = 0; i < warnings_given.n; i++)
+		if (!strcmp(warnings_given.items[i], b.s)) {
+			free(b.s);
+			return 1;
+		}
+	vec_push(&warnings_given, strbuf_detach(&b));
+	return 0;
+}
+
+void diag_reset(void)
+{
+	memset(&warnings_given, 0, sizeof(warnings_given));
+	n_errors = n_warnings = 0;
+}
+
 void diag_warning(const struct source_loc *loc, const char *fmt, ...)
 {
 	va_list ap;
-	if (diag_no_warnings)
+	int seen;
+	if (diag_no_warnings || diag_quiet)
+		return;
+	va_start(ap, fmt);
+	seen = warning_seen(loc, fmt, ap);
+	va_end(ap);
+	if (seen)
 		return;
 	va_start(ap, fmt);
 	diag("warning", loc, fmt, ap);

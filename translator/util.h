@@ -80,7 +80,11 @@ void diag_note(const struct source_loc *loc, const char *fmt, ...)
 /* diag_no_warnings - when nonzero (stap -w), diag_warning prints nothing
  * and counts nothing. */
 extern int diag_no_warnings;
-/* diag_warning_count - warnings printed so far. */
+/* diag_reset - forget the errors and warnings counted and the warnings
+ * given (the fuzz harness runs many scripts in one process). */
+void diag_reset(void);
+/* diag_warning_count - warnings printed so far (a warning repeated at
+ * the same place is printed and counted once). */
 int diag_warning_count(void);
 /* diag_summary - print the one-line summary of a failed pass on stderr:
  * "PASS failed: N errors[, M warnings]" (PASS e.g. "Pass 1 (parse)"). */

@@ -72,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(out.s);
 	}
 	diag_quiet = 0;
-	diag_rewind(0);
+	diag_reset();
 	preproc_reset();
 	source_reset();
 	util_free_tracked();
