@@ -8,6 +8,7 @@
  */
 #include "tapsets.h"
 #include "parse.h"
+#include "preproc.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -36,7 +37,21 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* load_dir - parse the tapsets under @dir, in name order, recursively. */
+/* wanted_subdir - the subdirectories of a tapset directory that are
+ * searched: linux/ and the one named after the architecture (x86_64/,
+ * arm64/, ...) at the top; the architecture's one inside linux/. */
+static int wanted_subdir(const char *name, int depth)
+{
+	static struct pp_config cfg;
+	if (!cfg.arch)
+		pp_config_defaults(&cfg);
+	if (depth == 0 && !strcmp(name, "linux"))
+		return 1;
+	return depth <= 1 && !strcmp(name, cfg.arch);
+}
+
+/* load_dir - parse the tapsets under @dir (and its wanted
+ * subdirectories), in name order. */
 static void load_dir(struct session *s, const char *dir, int depth)
 {
 	DIR *d = opendir(dir);
@@ -55,7 +70,7 @@ static void load_dir(struct session *s, const char *dir, int depth)
 		size_t n = strlen(path);
 		struct stat st;
 		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-			if (depth < 4)
+			if (wanted_subdir(names.items[i], depth))
 				load_dir(s, path, depth + 1);
 		} else if (n > 4 && !strcmp(path + n - 4, ".stp")) {
 			char *text = slurp(path);

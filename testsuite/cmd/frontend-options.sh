@@ -39,4 +39,19 @@ err=$("$STAP" -p1 -e 'probe begin { x = 1 + } probe end { y = ) } global 3' 2>&1
 [ $? = 1 ] || fail "parse errors: exit status not 1"
 [ "$(echo "$err" | grep -c 'parse error:')" = 3 ] || fail "not 3 parse errors: $err"
 [ "$(echo "$err" | tail -n 1)" = "Pass 1 (parse) failed: 3 errors" ] || fail "summary: $err"
+# tapset subdirectories: linux/, the architecture's, linux/ARCH; not others
+if [ "$(uname -m)" = x86_64 ]; then
+    mkdir -p ta/linux/x86_64 ta/x86_64 ta/arm64 ta/other
+    echo 'function f_l() { return 1 }' > ta/linux/l.stp
+    echo 'function f_lx() { return 1 }' > ta/linux/x86_64/lx.stp
+    echo 'function f_x() { return 1 }' > ta/x86_64/x.stp
+    echo 'function f_arm() { return 1 }' > ta/arm64/a.stp
+    echo 'function f_o() { return 1 }' > ta/other/o.stp
+    for f in f_l f_lx f_x; do
+        "$STAP" -p2 -I ta -e "probe begin { $f() }" > /dev/null 2>&1 || fail "$f not found"
+    done
+    for f in f_arm f_o; do
+        "$STAP" -p2 -I ta -e "probe begin { $f() }" > /dev/null 2>&1 && fail "$f found"
+    done
+fi
 exit 0
