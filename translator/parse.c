@@ -48,8 +48,14 @@ struct parser {
 	struct stapfile *f;
 	jmp_buf fail;
 	int errors;        /* syntax errors so far in this file */
+	int depth;         /* nesting of the tree being built */
 	int eof_reported;  /* an "end of input" error was given already */
 };
+
+/* Deeper nesting of expressions and statements (parentheses, blocks,
+ * operator chains, which make left-deep trees) is an error, so that
+ * the recursive walks of every pass stay within the stack. */
+#define MAX_NEST 1000
 
 /* More errors than this in one file stop the parse. */
 #define MAX_PARSE_ERRORS 50
@@ -110,6 +116,19 @@ expected(struct parser *p, const char *what)
 {
 	struct token *t = peek(p);
 	fail_at(p, t, "expected %s, found %s", what, tok_describe(t));
+}
+
+/* enter / leave - one level deeper / back in the tree being built. */
+static void enter(struct parser *p)
+{
+	if (++p->depth > MAX_NEST)
+		fail_at(p, peek(p), "the script nests expressions or statements "
+			"more than %d levels deep here", MAX_NEST);
+}
+
+static void leave(struct parser *p)
+{
+	p->depth--;
 }
 
 static int accept(struct parser *p, const char *op)
@@ -492,6 +511,7 @@ static struct expr *parse_postfix(struct parser *p)
 {
 	struct expr *e = parse_primary(p);
 	struct token *t = peek(p);
+	int depth0 = p->depth;
 	if (tok_is(t, "[") && (e->kind == E_SYM || e->kind == E_HIST)) {
 		struct expr *ix = mk_expr(E_INDEX, t);
 		next(p);
@@ -505,12 +525,14 @@ static struct expr *parse_postfix(struct parser *p)
 	}
 	while (tok_is(t, "++") || tok_is(t, "--")) {
 		struct expr *u = mk_expr(E_INCDEC, t);
+		enter(p);
 		next(p);
 		u->op = t->text[0] == '+' ? OP_POSTINC : OP_POSTDEC;
 		u->a = e;
 		e = u;
 		t = peek(p);
 	}
+	p->depth = depth0;
 	return e;
 }
 
@@ -531,7 +553,9 @@ static struct expr *parse_unary(struct parser *p)
 		next(p);
 		e = mk_expr(E_INCDEC, t);
 		e->op = t->text[0] == '+' ? OP_PREINC : OP_PREDEC;
+		enter(p);
 		e->a = parse_unary(p);
+		leave(p);
 		return e;
 	}
 	if (tok_is(t, "-")) op = OP_NEG;
@@ -544,7 +568,9 @@ static struct expr *parse_unary(struct parser *p)
 	next(p);
 	e = mk_expr(E_UNARY, t);
 	e->op = op;
+	enter(p);
 	e->a = parse_unary(p);
+	leave(p);
 	if (op == OP_BAND && e->a->kind != E_TARGET && e->a->kind != E_CAST)
 		fail_at(p, t, "'&' can only take the address of a target variable");
 	return e;
@@ -585,6 +611,7 @@ static struct expr *parse_in(struct parser *p, int lv)
 	struct token *t = peek(p);
 	struct vec keys = { 0 };
 	struct expr *e;
+	int depth0 = p->depth;
 
 	if (tok_is(t, "[")) {
 		next(p);
@@ -599,14 +626,17 @@ static struct expr *parse_in(struct parser *p, int lv)
 	}
 	while (is_kw(p, "in")) {
 		struct token *in = next(p);
+		enter(p);
 		struct token *a = expect_ident(p, "an array name after 'in'");
 		e = mk_expr(E_IN, in);
 		e->loc = t->loc;
 		e->args = keys;
 		e->a = mk_expr(E_SYM, a);
 		e->a->name = a->text;
-		if (!is_kw(p, "in"))
+		if (!is_kw(p, "in")) {
+			p->depth = depth0;
 			return e;
+		}
 		memset(&keys, 0, sizeof(keys));
 		vec_push(&keys, e);
 	}
@@ -620,16 +650,18 @@ static struct expr *parse_level(struct parser *p, int lv)
 	if (!levels[lv])
 		return parse_in(p, lv);
 	struct expr *e = parse_level(p, lv + 1);
+	int depth0 = p->depth;
 	for (;;) {
 		struct token *t = peek(p);
 		const struct binop *b;
 		if (t->type != T_OP)
-			return e;
+			break;
 		for (b = levels[lv]; b->text; b++)
 			if (!strcmp(b->text, t->text))
 				break;
 		if (!b->text)
-			return e;
+			break;
+		enter(p);   /* the left-deep chain grows */
 		next(p);
 		struct expr *r = parse_level(p, lv + 1);
 		struct expr *bin = mk_expr(E_BINARY, t);
@@ -638,6 +670,8 @@ static struct expr *parse_level(struct parser *p, int lv)
 		bin->b = r;
 		e = bin;
 	}
+	p->depth = depth0;
+	return e;
 }
 
 static struct expr *parse_ternary(struct parser *p)
@@ -651,7 +685,9 @@ static struct expr *parse_ternary(struct parser *p)
 	e->a = c;
 	e->b = parse_expr(p);
 	expect(p, ":");
+	enter(p);
 	e->c = parse_ternary(p);
+	leave(p);
 	return e;
 }
 
@@ -662,7 +698,18 @@ static const struct binop assignops[] = {
 	{ ".=", OP_CONCAT }, { 0, 0 },
 };
 
+static struct expr *parse_expr1(struct parser *p);
+
 static struct expr *parse_expr(struct parser *p)
+{
+	struct expr *e;
+	enter(p);
+	e = parse_expr1(p);
+	leave(p);
+	return e;
+}
+
+static struct expr *parse_expr1(struct parser *p)
 {
 	struct expr *l = parse_ternary(p);
 	struct token *t = peek(p);
@@ -729,13 +776,14 @@ static void skip_stmt(struct parser *p)
 static int try_stmt(struct parser *p, struct stmt **out)
 {
 	jmp_buf save;
-	int ok = 0;
+	int ok = 0, depth = p->depth;
 	memcpy(save, p->fail, sizeof(save));
 	if (setjmp(p->fail) == 0) {
 		*out = parse_stmt(p);
 		ok = 1;
 	}
 	memcpy(p->fail, save, sizeof(save));
+	p->depth = depth;
 	return ok;
 }
 
@@ -837,7 +885,18 @@ static struct stmt *parse_foreach(struct parser *p, struct token *kw)
 	return s;
 }
 
+static struct stmt *parse_stmt1(struct parser *p);
+
 static struct stmt *parse_stmt(struct parser *p)
+{
+	struct stmt *s;
+	enter(p);
+	s = parse_stmt1(p);
+	leave(p);
+	return s;
+}
+
+static struct stmt *parse_stmt1(struct parser *p)
 {
 	struct token *t = peek(p);
 	struct stmt *s;
@@ -1125,6 +1184,7 @@ static void parse_toplevel(struct parser *p)
 {
 	while (peek(p)->type != T_EOF) {
 		volatile int start = p->pos;
+		p->depth = 0;
 		if (setjmp(p->fail) == 0) {
 			parse_decl(p);
 			continue;
