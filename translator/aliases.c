@@ -81,7 +81,49 @@ int pp_has_wildcard(const struct probe_point *pp)
 	return 0;
 }
 
-/* for_each_alias - call @fn on every alias of the script and the library */
+/* The aliases of the script and the library sorted by their first
+ * component, built by expand_user_probes for the lookups of one run. */
+static struct probe_alias **index_items;
+static int index_n;
+
+static int cmp_alias(const void *a, const void *b)
+{
+	const struct probe_alias *x = *(struct probe_alias *const *)a;
+	const struct probe_alias *y = *(struct probe_alias *const *)b;
+	return strcmp(((struct pp_component *)x->name->components.items[0])->name,
+		      ((struct pp_component *)y->name->components.items[0])->name);
+}
+
+/* first_name - the first component name of alias @a */
+static const char *first_name(const struct probe_alias *a)
+{
+	return ((struct pp_component *)a->name->components.items[0])->name;
+}
+
+/* alias_range - the aliases whose first component is @c0 (or all of
+ * them when @c0 has wildcards): sets *from and returns the count. */
+static int alias_range(const char *c0, int *from)
+{
+	int lo = 0, hi = index_n, start;
+	if (strpbrk(c0, "*?[")) {
+		*from = 0;
+		return index_n;
+	}
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		if (strcmp(first_name(index_items[mid]), c0) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	start = lo;
+	while (lo < index_n && !strcmp(first_name(index_items[lo]), c0))
+		lo++;
+	*from = start;
+	return lo - start;
+}
+
+/* collect_aliases - every alias of the script and the library */
 static void collect_aliases(struct session *s, struct vec *out)
 {
 	int i, j;
@@ -196,7 +238,11 @@ static int resolve_point(struct session *s, struct probe *p,
 			   probe_point_str(pp));
 		return -1;
 	}
-	collect_aliases(s, &al);
+	{
+		int from, n = alias_range(comp(pp, 0)->name, &from);
+		for (i = 0; i < n; i++)
+			vec_push(&al, index_items[from + i]);
+	}
 	for (i = 0; i < al.n; i++) {
 		struct probe_alias *a = al.items[i];
 		struct probe *np;
@@ -250,11 +296,14 @@ static int resolve_point(struct session *s, struct probe *p,
 		np->user_point = pp;
 		if (derive_point(s, np, q) < 0)
 			return -1;
-		vec_push(&s->probes, np);
+		np->direct = 1;
+		np->listed = 1 + vec_push(&s->probes, np);
 		return s->derived.n - d0;
 	}
 	if (derive_point(s, p, pp) < 0)
 		return -1;
+	if (s->derived.n > d0)
+		p->direct = 1;
 	return s->derived.n - d0;
 }
 
@@ -264,7 +313,7 @@ static int resolve_point(struct session *s, struct probe *p,
 static int expand_probe(struct session *s, struct probe *p, int depth,
 			struct probe_point *user_pp, const char *chain)
 {
-	int i, total = 0, failed = 0, direct0 = 0;
+	int i, total = 0, failed = 0;
 	for (i = 0; i < p->points.n; i++) {
 		struct probe_point *pp = p->points.items[i];
 		int errs = diag_error_count(), quiet = diag_quiet, rc, d0;
@@ -287,28 +336,27 @@ static int expand_probe(struct session *s, struct probe *p, int depth,
 		if (pp->sufficient && rc > 0)
 			break;
 	}
-	for (i = 0; i < s->derived.n; i++) {
-		struct derived_probe *d = s->derived.items[i];
-		if (d->probe == p)
-			direct0 = 1;
-	}
-	if (direct0) {
+	if (p->direct && !p->listed) {
 		p->user_point = user_pp;
 		p->alias_chain = chain;
-		for (i = 0; i < s->probes.n; i++)
-			if (s->probes.items[i] == p)
-				break;
-		if (i == s->probes.n)
-			vec_push(&s->probes, p);
+		p->listed = 1 + vec_push(&s->probes, p);
 	}
 	return failed ? -1 : total;
 }
 
 int expand_user_probes(struct session *s)
 {
+	struct vec all = {0};
 	int i, rc = 0;
+	collect_aliases(s, &all);
+	qsort(all.items, all.n, sizeof(void *), cmp_alias);
+	index_items = (struct probe_alias **)all.items;
+	index_n = all.n;
 	for (i = 0; i < s->user->probes.n; i++)
 		if (expand_probe(s, s->user->probes.items[i], 0, NULL, NULL) < 0)
 			rc = -1;
+	index_items = NULL;
+	index_n = 0;
+	free(all.items);
 	return rc;
 }

@@ -156,6 +156,8 @@ struct probe {
 	                                  * when this probe is an alias
 	                                  * expansion of it (else NULL) */
 	const char *alias_chain;         /* "syscall.open <- syscall.*" ... */
+	int listed;                      /* 1 + its index in s->probes, or 0 */
+	int direct;                      /* derived probes run this body */
 };
 
 /* probe NAME = POINTS { prologue }  or  probe NAME += POINTS { epilogue } */

@@ -914,18 +914,24 @@ void pprint_resolved(struct strbuf *out, const struct session *s)
 		}
 	}
 	strbuf_add(out, "# probes\n");
+	/* the derived points of each probe, in one pass */
+	struct strbuf *pts = xcalloc(s->probes.n + 1, sizeof(*pts));
+	struct source_loc *ats = xcalloc(s->probes.n + 1, sizeof(*ats));
+	for (j = 0; j < s->derived.n; j++) {
+		struct derived_probe *d = s->derived.items[j];
+		int k2 = d->probe->listed - 1;
+		if (k2 < 0 || k2 >= s->probes.n)
+			continue;
+		if (!pts[k2].len)
+			ats[k2] = d->point->loc;
+		strbuf_printf(&pts[k2], "%s%s", pts[k2].len ? ", " : "",
+			      d->pp_text);
+	}
 	for (i = 0; i < s->probes.n; i++) {
 		struct probe *p = s->probes.items[i];
-		struct source_loc at = p->loc;
-		int n = 0;
-		for (j = 0; j < s->derived.n; j++) {
-			struct derived_probe *d = s->derived.items[j];
-			if (d->probe != p)
-				continue;
-			if (!n)
-				at = d->point->loc;
-			strbuf_printf(out, "%s%s", n++ ? ", " : "", d->pp_text);
-		}
+		struct source_loc at = pts[i].len ? ats[i] : p->loc;
+		strbuf_add(out, strbuf_str(&pts[i]));
+		free(pts[i].s);
 		if (p->user_point) {
 			char *u = probe_point_str(p->user_point);
 			strbuf_printf(out, " /* <- %s", u);
@@ -948,4 +954,6 @@ void pprint_resolved(struct strbuf *out, const struct session *s)
 		if (p->alias_chain || p->user_point)
 			pprint_stmt(out, p->body, 0);
 	}
+	free(pts);
+	free(ats);
 }
