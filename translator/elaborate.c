@@ -243,6 +243,13 @@ static void resolve_expr(struct scope *sc, struct expr *e, int lvalue)
 	case E_STATS_ADD:
 		resolve_expr(sc, e->a, 1);
 		resolve_expr(sc, e->b, 0);
+		if (e->a && (e->a->kind == E_SYM || e->a->kind == E_INDEX) &&
+		    e->a->sym && e->a->sym->kind != SYM_GLOBAL)
+			diag_error(&e->a->loc, "statistics are kept in globals "
+				   "only: declare 'global %s'", e->a->sym->name);
+		else if (e->a && e->a->kind != E_SYM && e->a->kind != E_INDEX)
+			diag_error(&e->loc, "'<<<' needs a global variable or "
+				   "array element on its left");
 		break;
 	case E_DEFINED:
 		/* @defined(NAME) / @probewrite(NAME): known now, folded into
@@ -569,6 +576,10 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 				diag_error(&e->loc, "assignment of a %s to a %s",
 					   type_name(tb), type_name(ta));
 				note_sym_type(e->a);
+			} else if (in->report && ta == TYPE_STATS) {
+				diag_error(&e->loc, "statistics cannot be assigned "
+					   "('<<<' adds a value; @count, @sum... "
+					   "read them)");
 			}
 			t = ta;
 		} else {
@@ -600,6 +611,14 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 			struct sym *p = e->func->params.items[i];
 			struct expr *a = e->args.items[i];
 			enum stp_type at = infer_expr(in, a, p->type);
+			if (at == TYPE_STATS) {
+				if (in->report)
+					diag_error(&a->loc, "a statistic cannot "
+						   "be passed to a function; "
+						   "pass @count(...), @sum(...)"
+						   "...");
+				continue;
+			}
 			char *w = xasprintf("parameter '%s' of %s()", p->name,
 					    e->func->name);
 			settle(in, &p->type, &p->type_loc, at, &a->loc, w);
