@@ -22,6 +22,12 @@
 #include <string.h>
 
 #define MAX_ALIAS_DEPTH 16
+/* More alias expansions than this in one script is an error (wildcards
+ * in alias definitions could otherwise multiply without end). */
+#define MAX_EXPANSIONS 20000
+
+static int expansions;        /* alias expansions so far in this run */
+static struct vec active;     /* struct probe_alias *: being expanded */
 
 static struct pp_component *comp(const struct probe_point *pp, int i)
 {
@@ -251,6 +257,28 @@ static int resolve_point(struct session *s, struct probe *p,
 		if (!pp_matches_alias(pp, a->name))
 			continue;
 		matched++;
+		{
+			int k;
+			for (k = 0; k < active.n; k++)
+				if (active.items[k] == a)
+					break;
+			if (k < active.n) {
+				char *an = probe_point_str(a->name);
+				diag_error(&pp->loc, "probe alias %s expands to "
+					   "itself (a recursive alias)", an);
+				diag_note(&a->loc, "the alias is defined here");
+				free(an);
+				free(al.items);
+				return -1;
+			}
+		}
+		if (++expansions > MAX_EXPANSIONS) {
+			if (expansions == MAX_EXPANSIONS + 1)
+				diag_error(&pp->loc, "the probe aliases expand to "
+					   "more than %d probes", MAX_EXPANSIONS);
+			free(al.items);
+			return -1;
+		}
 		name = probe_point_str(a->name);
 		ch = chain ? xasprintf("%s <- %s", name, chain) : xstrdup(name);
 		free(name);
@@ -260,7 +288,9 @@ static int resolve_point(struct session *s, struct probe *p,
 		if (pp->cond)
 			np->body = guard_body(pp->cond, np->body);
 		np->points = a->points;
+		vec_push(&active, a);
 		rc = expand_probe(s, np, depth + 1, user_pp ? user_pp : pp, ch);
+		active.n--;
 		if (rc < 0) {
 			free(al.items);
 			return -1;
@@ -352,11 +382,15 @@ int expand_user_probes(struct session *s)
 	qsort(all.items, all.n, sizeof(void *), cmp_alias);
 	index_items = (struct probe_alias **)all.items;
 	index_n = all.n;
+	expansions = 0;
+	active.n = 0;
 	for (i = 0; i < s->user->probes.n; i++)
 		if (expand_probe(s, s->user->probes.items[i], 0, NULL, NULL) < 0)
 			rc = -1;
 	index_items = NULL;
 	index_n = 0;
 	free(all.items);
+	free(active.items);
+	memset(&active, 0, sizeof(active));
 	return rc;
 }
