@@ -247,7 +247,7 @@ int names_similar(const char *a, const char *b)
 		return 0;
 	if ((la >= 3 && strstr(b, a)) || (lb >= 3 && strstr(a, b)))
 		return 1;
-	return edit_distance(a, b) <= (la < 5 ? 1 : 2);
+	return edit_distance(a, b) <= (la < 4 ? 1 : 2);
 }
 
 void family_similar(const char *name, struct strbuf *b, int *n)
