@@ -379,7 +379,8 @@ int expand_user_probes(struct session *s)
 	struct vec all = {0};
 	int i, rc = 0;
 	collect_aliases(s, &all);
-	qsort(all.items, all.n, sizeof(void *), cmp_alias);
+	if (all.n)
+		qsort(all.items, all.n, sizeof(void *), cmp_alias);
 	index_items = (struct probe_alias **)all.items;
 	index_n = all.n;
 	expansions = 0;

@@ -64,7 +64,8 @@ static void load_dir(struct session *s, const char *dir, int depth)
 		if (de->d_name[0] != '.')
 			vec_push(&names, xstrdup(de->d_name));
 	closedir(d);
-	qsort(names.items, names.n, sizeof(void *), cmp_str);
+	if (names.n)
+		qsort(names.items, names.n, sizeof(void *), cmp_str);
 	for (i = 0; i < names.n; i++) {
 		char *path = xasprintf("%s/%s", dir, (char *)names.items[i]);
 		size_t n = strlen(path);
