@@ -176,6 +176,45 @@ static struct stmt *block_of(struct stmt *a, struct stmt *b,
 	return blk;
 }
 
+/* is_global_name - 1 if @name is a global of the script or a tapset */
+static int is_global_name(struct session *s, const char *name)
+{
+	int i, j;
+	for (i = -1; i < s->library.n; i++) {
+		struct stapfile *f = i < 0 ? s->user : s->library.items[i];
+		for (j = 0; j < f->globals.n; j++)
+			if (!strcmp(((struct sym *)f->globals.items[j])->name, name))
+				return 1;
+	}
+	return 0;
+}
+
+/* check_cond - a probe condition reads only globals; 0 or -1 after an
+ * error on the first variable that is not one. */
+static int check_cond(struct session *s, const struct expr *e)
+{
+	int i;
+	if (!e)
+		return 0;
+	if (e->kind == E_SYM && !is_global_name(s, e->name)) {
+		diag_error(&e->loc, "a probe condition can only use global "
+			   "variables, and '%s' is not one", e->name);
+		return -1;
+	}
+	if (e->kind == E_ASSIGN || e->kind == E_INCDEC ||
+	    e->kind == E_STATS_ADD) {
+		diag_error(&e->loc, "a probe condition cannot change variables");
+		return -1;
+	}
+	if (check_cond(s, e->a) < 0 || check_cond(s, e->b) < 0 ||
+	    check_cond(s, e->c) < 0)
+		return -1;
+	for (i = 0; i < e->args.n; i++)
+		if (check_cond(s, e->args.items[i]) < 0)
+			return -1;
+	return 0;
+}
+
 /* guard_body - { if (!(cond)) next; body } */
 static struct stmt *guard_body(struct expr *cond, struct stmt *body)
 {
@@ -237,6 +276,8 @@ static int resolve_point(struct session *s, struct probe *p,
 	struct vec al = {0};
 	int i, made = 0, matched = 0, d0 = s->derived.n;
 	if (!comp(pp, 0))
+		return -1;
+	if (pp->cond && check_cond(s, pp->cond) < 0)
 		return -1;
 	if (depth > MAX_ALIAS_DEPTH) {
 		diag_error(&pp->loc, "probe alias expansion is more than %d "

@@ -543,9 +543,12 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 			tb = infer_expr(in, e->b, ta);
 			if (ta == TYPE_UNKNOWN && tb != TYPE_UNKNOWN)
 				ta = infer_expr(in, e->a, tb);
-			if (in->report && ta != tb && ta && tb)
+			if (in->report && ta != tb && ta && tb) {
 				diag_error(&e->loc, "comparison of a %s with a "
 					   "%s", type_name(ta), type_name(tb));
+				note_sym_type(e->a);
+				note_sym_type(e->b);
+			}
 			if (in->report && ta == TYPE_STATS)
 				diag_error(&e->loc, "statistics cannot be "
 					   "compared");
@@ -599,9 +602,12 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 		tb = infer_expr(in, e->c, ta != TYPE_UNKNOWN ? ta : want);
 		if (ta == TYPE_UNKNOWN && tb != TYPE_UNKNOWN)
 			ta = infer_expr(in, e->b, tb);
-		if (in->report && ta && tb && ta != tb)
+		if (in->report && ta && tb && ta != tb) {
 			diag_error(&e->loc, "the branches of ?: are a %s and a "
 				   "%s", type_name(ta), type_name(tb));
+			note_sym_type(e->b);
+			note_sym_type(e->c);
+		}
 		t = ta;
 		break;
 	case E_CALL:
