@@ -842,6 +842,39 @@ static void resolve_function(struct scope *sc, struct functiondecl *fn)
 	resolve_stmt(sc, fn->body);
 }
 
+/* check_duplicates - two functions of one file with the same name and
+ * arity, or two globals of one file with the same name, are an error
+ * showing both places. */
+static void check_duplicates(struct stapfile *f)
+{
+	int i, j;
+	for (i = 0; i < f->functions.n; i++) {
+		struct functiondecl *a = f->functions.items[i];
+		for (j = 0; j < i; j++) {
+			struct functiondecl *b = f->functions.items[j];
+			if (strcmp(a->name, b->name) || a->params.n != b->params.n)
+				continue;
+			diag_error(&a->loc, "function '%s' with %d parameter%s is "
+				   "defined twice", a->name, a->params.n,
+				   a->params.n == 1 ? "" : "s");
+			diag_note(&b->loc, "the first definition is here");
+			break;
+		}
+	}
+	for (i = 0; i < f->globals.n; i++) {
+		struct sym *a = f->globals.items[i];
+		for (j = 0; j < i; j++) {
+			struct sym *b = f->globals.items[j];
+			if (strcmp(a->name, b->name))
+				continue;
+			diag_error(&a->loc, "global '%s' is declared twice",
+				   a->name);
+			diag_note(&b->loc, "the first declaration is here");
+			break;
+		}
+	}
+}
+
 int elaborate(struct session *s)
 {
 	struct scope sc = { .s = s };
@@ -849,6 +882,7 @@ int elaborate(struct session *s)
 	int i, done, errors0 = diag_error_count(), rc = -1;
 
 	diag_error_kind = "semantic error";
+	check_duplicates(s->user);
 	/* Globals the user script declares are part of the program even when
 	 * unused (so that their initialisers and printing apply); unused ones
 	 * are elided later (warnings.c) unless -u. */
