@@ -87,44 +87,47 @@ int pp_has_wildcard(const struct probe_point *pp)
 	return 0;
 }
 
-/* The aliases of the script and the library sorted by their first
- * component, built by expand_user_probes for the lookups of one run. */
-static struct probe_alias **index_items;
+/* The aliases of the script and the library sorted by their full name
+ * ("syscall.open"), built by expand_user_probes for the lookups of one
+ * run: a point without wildcards is looked up by its text. */
+struct named_alias {
+	char *name;
+	struct probe_alias *a;
+	int pos;               /* definition order: script, then tapsets */
+};
+static struct named_alias *index_items;
 static int index_n;
 
-static int cmp_alias(const void *a, const void *b)
+static int cmp_named(const void *a, const void *b)
 {
-	const struct probe_alias *x = *(struct probe_alias *const *)a;
-	const struct probe_alias *y = *(struct probe_alias *const *)b;
-	return strcmp(((struct pp_component *)x->name->components.items[0])->name,
-		      ((struct pp_component *)y->name->components.items[0])->name);
+	const struct named_alias *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	return c ? c : x->pos - y->pos;
 }
 
-/* first_name - the first component name of alias @a */
-static const char *first_name(const struct probe_alias *a)
-{
-	return ((struct pp_component *)a->name->components.items[0])->name;
-}
-
-/* alias_range - the aliases whose first component is @c0 (or all of
- * them when @c0 has wildcards): sets *from and returns the count. */
-static int alias_range(const char *c0, int *from)
+/* alias_range - the index entries that may match @pp: those named
+ * exactly like it, or all of them when it has wildcards.  Sets *from
+ * and returns the count. */
+static int alias_range(const struct probe_point *pp, int *from)
 {
 	int lo = 0, hi = index_n, start;
-	if (strpbrk(c0, "*?[")) {
+	char *text;
+	if (pp_has_wildcard(pp)) {
 		*from = 0;
 		return index_n;
 	}
+	text = probe_point_str(pp);
 	while (lo < hi) {
 		int mid = (lo + hi) / 2;
-		if (strcmp(first_name(index_items[mid]), c0) < 0)
+		if (strcmp(index_items[mid].name, text) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	start = lo;
-	while (lo < index_n && !strcmp(first_name(index_items[lo]), c0))
+	while (lo < index_n && !strcmp(index_items[lo].name, text))
 		lo++;
+	free(text);
 	*from = start;
 	return lo - start;
 }
@@ -286,9 +289,9 @@ static int resolve_point(struct session *s, struct probe *p,
 		return -1;
 	}
 	{
-		int from, n = alias_range(comp(pp, 0)->name, &from);
+		int from, n = alias_range(pp, &from);
 		for (i = 0; i < n; i++)
-			vec_push(&al, index_items[from + i]);
+			vec_push(&al, index_items[from + i].a);
 	}
 	for (i = 0; i < al.n; i++) {
 		struct probe_alias *a = al.items[i];
@@ -420,15 +423,24 @@ int expand_user_probes(struct session *s)
 	struct vec all = {0};
 	int i, rc = 0;
 	collect_aliases(s, &all);
-	if (all.n)
-		qsort(all.items, all.n, sizeof(void *), cmp_alias);
-	index_items = (struct probe_alias **)all.items;
+	index_items = xcalloc(all.n + 1, sizeof(*index_items));
+	for (i = 0; i < all.n; i++) {
+		index_items[i].a = all.items[i];
+		index_items[i].name = probe_point_str(index_items[i].a->name);
+		index_items[i].pos = i;
+	}
 	index_n = all.n;
+	/* a stable order: by name, then by definition order */
+	if (index_n)
+		qsort(index_items, index_n, sizeof(*index_items), cmp_named);
 	expansions = 0;
 	active.n = 0;
 	for (i = 0; i < s->user->probes.n; i++)
 		if (expand_probe(s, s->user->probes.items[i], 0, NULL, NULL) < 0)
 			rc = -1;
+	for (i = 0; i < index_n; i++)
+		free(index_items[i].name);
+	free(index_items);
 	index_items = NULL;
 	index_n = 0;
 	free(all.items);

@@ -51,17 +51,16 @@ static int template_matches(const struct probe_point *pat, const char *tmpl)
 	return r;
 }
 
-/* alias_vars - " name:type ..." for the locals an alias's expansion sets,
- * found by elaborating a probe on it with an empty body. */
-static char *alias_vars(struct session *s, struct probe_alias *a)
+/* alias_vars - for each alias of @als, " name:type ..." (into @vars[i])
+ * for the locals its expansions set, found by elaborating (quietly) one
+ * script with an empty probe on each alias. */
+static void alias_vars(struct session *s, struct vec *als, struct strbuf *vars)
 {
 	struct session sub = *s;
 	struct stapfile uf = {0};
-	struct probe pr = {0};
-	struct stmt body = {0};
-	struct strbuf b = {0};
-	struct probe_point *pp = a->name;
-	int i, j, errs = diag_error_count(), quiet = diag_quiet;
+	struct probe *prs = xcalloc(als->n + 1, sizeof(*prs));
+	struct stmt *bodies = xcalloc(als->n + 1, sizeof(*bodies));
+	int i, j, k, errs = diag_error_count(), quiet = diag_quiet;
 	memset(&sub.globals, 0, sizeof(sub.globals));
 	memset(&sub.functions, 0, sizeof(sub.functions));
 	memset(&sub.probes, 0, sizeof(sub.probes));
@@ -71,12 +70,15 @@ static char *alias_vars(struct session *s, struct probe_alias *a)
 		vec_push(&sub.library, s->library.items[i]);
 	vec_push(&sub.library, s->user);
 	uf.name = "<list>";
-	body.kind = S_BLOCK;
-	body.loc = a->loc;
-	pr.loc = a->loc;
-	pr.body = &body;
-	vec_push(&pr.points, pp);
-	vec_push(&uf.probes, &pr);
+	for (i = 0; i < als->n; i++) {
+		struct probe_alias *a = als->items[i];
+		bodies[i].kind = S_BLOCK;
+		bodies[i].loc = a->loc;
+		prs[i].loc = a->loc;
+		prs[i].body = &bodies[i];
+		vec_push(&prs[i].points, a->name);
+		vec_push(&uf.probes, &prs[i]);
+	}
 	sub.user = &uf;
 	sub.unoptimized = 1;
 	diag_quiet = 1;
@@ -85,16 +87,26 @@ static char *alias_vars(struct session *s, struct probe_alias *a)
 	diag_rewind(errs);
 	for (i = 0; i < sub.probes.n; i++) {
 		struct probe *p = sub.probes.items[i];
+		for (k = 0; k < als->n; k++)
+			if (p->user_point ==
+			    ((struct probe_alias *)als->items[k])->name)
+				break;
+		if (k == als->n)
+			continue;
 		for (j = 0; j < p->locals.n; j++) {
 			struct sym *y = p->locals.items[j];
 			char *one = xasprintf(" %s:%s", y->name, type_name(y->type));
-			if (!strstr(strbuf_str(&b), one))
-				strbuf_add(&b, one);
+			if (!strstr(strbuf_str(&vars[k]), one))
+				strbuf_add(&vars[k], one);
 			free(one);
 		}
 	}
+	for (i = 0; i < als->n; i++)
+		free(prs[i].points.items);
+	free(uf.probes.items);
+	free(prs);
+	free(bodies);
 	free(sub.library.items);
-	return strbuf_detach(&b);
 }
 
 int list_probe_points(struct session *s, struct strbuf *out)
@@ -102,7 +114,7 @@ int list_probe_points(struct session *s, struct strbuf *out)
 	char *text = xasprintf("probe %s {}", s->list_pattern);
 	struct stapfile *f;
 	struct probe_point *pat;
-	struct vec lines = {0};
+	struct vec lines = {0}, als = {0};
 	const char *const *t;
 	int i, j;
 
@@ -132,16 +144,23 @@ int list_probe_points(struct session *s, struct strbuf *out)
 				free(name);
 				continue;
 			}
-			if (s->list_vars) {
-				char *v = alias_vars(s, a);
-				char *l = xasprintf("%s%s", name, v);
-				free(v);
-				free(name);
-				name = l;
-			}
 			vec_push(&lines, name);
+			vec_push(&als, a);
 		}
 	}
+	if (s->list_vars && als.n) {
+		struct strbuf *vars = xcalloc(als.n, sizeof(*vars));
+		alias_vars(s, &als, vars);
+		for (i = 0; i < als.n; i++) {
+			char *l = xasprintf("%s%s", (char *)lines.items[i],
+					    strbuf_str(&vars[i]));
+			free(lines.items[i]);
+			lines.items[i] = l;
+			free(vars[i].s);
+		}
+		free(vars);
+	}
+	free(als.items);
 	if (!pp_has_wildcard(pat) && family_exists(
 		    ((struct pp_component *)pat->components.items[0])->name)) {
 		/* a concrete family point: list it when it derives */
