@@ -219,6 +219,7 @@ struct stapfile {
 	struct vec probes;         /* struct probe * */
 	struct vec aliases;        /* struct probe_alias * */
 	struct vec embeds;         /* const char *: top-level %{ %} blocks */
+	struct vec embed_locs;     /* struct source_loc *: where each is */
 	int is_tapset;
 };
 

@@ -883,6 +883,20 @@ int elaborate(struct session *s)
 
 	diag_error_kind = "semantic error";
 	check_duplicates(s->user);
+	if (!s->guru) {
+		/* embedded C: tapsets may have it, scripts only in guru mode */
+		for (i = 0; i < s->user->embed_locs.n; i++)
+			diag_error(s->user->embed_locs.items[i], "embedded C "
+				   "(%%{ ... %%}) in a script is allowed in "
+				   "guru mode (-g) only");
+		for (i = 0; i < s->user->functions.n; i++) {
+			struct functiondecl *fn = s->user->functions.items[i];
+			if (fn->embedded_c)
+				diag_error(&fn->loc, "function '%s' is in "
+					   "embedded C, which a script may have "
+					   "in guru mode (-g) only", fn->name);
+		}
+	}
 	/* Globals the user script declares are part of the program even when
 	 * unused (so that their initialisers and printing apply); unused ones
 	 * are elided later (warnings.c) unless -u. */

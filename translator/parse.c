@@ -1208,6 +1208,9 @@ static void parse_decl(struct parser *p)
 		struct token *t = peek(p);
 		int priv = 0;
 		if (t->type == T_EMBEDDED) {
+			struct source_loc *l = xmalloc(sizeof(*l));
+			*l = t->loc;
+			vec_push(&p->f->embed_locs, l);
 			vec_push(&p->f->embeds, (void *)next(p)->text);
 			return;
 		}

@@ -63,6 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s.tapset_dir = getenv("FUZZ_TAPSET_DIR") ? getenv("FUZZ_TAPSET_DIR")
 		: FUZZ_TAPSET_DIR;
 	s.unoptimized = size & 1;
+	s.guru = (size & 2) != 0;
 	s.user = parse_script(name, text, 0);
 	if (s.user) {
 		struct strbuf out = {0};
