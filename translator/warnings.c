@@ -98,7 +98,11 @@ int expr_has_side_effects(const struct expr *e)
 	case E_STATS_ADD:
 		return 1;
 	case E_CALL:
-		return 1;
+		/* only embedded-C functions marked pure have none */
+		if (!e->func || !e->func->embedded_c ||
+		    !strstr(e->func->embedded_c, "/* pure */"))
+			return 1;
+		break;
 	case E_PRINT:
 		if (e->name[0] != 's')
 			return 1;

@@ -17,7 +17,8 @@ void elide_unused(struct session *s);
 void warn_and_elide(struct session *s);
 
 /* expr_has_side_effects - 1 if evaluating @e may change state or output
- * (assignments, ++/--, <<<, calls, printing, delete), else 0. */
+ * (assignments, ++/--, <<<, printing, calls but to embedded-C functions
+ * marked pure), else 0. */
 int expr_has_side_effects(const struct expr *e);
 
 #endif
