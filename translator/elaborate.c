@@ -48,18 +48,96 @@ static void use_global(struct session *s, struct sym *g)
 	vec_push(&s->globals, g);
 }
 
+/* The globals and functions of the tapsets by name, in file order, built
+ * by elaborate() for its lookups (a tapset library has thousands). */
+struct lib_name {
+	const char *name;
+	void *item;                 /* struct sym * or struct functiondecl * */
+	struct lib_name *next;
+};
+#define LIB_BUCKETS 4096
+static struct lib_name **lib_globals, **lib_functions;
+
+static unsigned name_hash(const char *n)
+{
+	unsigned h = 5381;
+	while (*n)
+		h = h * 33 + (unsigned char)*n++;
+	return h % LIB_BUCKETS;
+}
+
+/* build_lib_index - fill the two tables from s->library; the chains keep
+ * file order (files are walked backwards, entries pushed in front). */
+static void build_lib_index(struct session *s)
+{
+	int i, j;
+	lib_globals = xcalloc(LIB_BUCKETS, sizeof(*lib_globals));
+	lib_functions = xcalloc(LIB_BUCKETS, sizeof(*lib_functions));
+	for (i = s->library.n - 1; i >= 0; i--) {
+		struct stapfile *f = s->library.items[i];
+		for (j = f->globals.n - 1; j >= 0; j--) {
+			struct sym *g = f->globals.items[j];
+			struct lib_name *e = xmalloc(sizeof(*e));
+			unsigned h = name_hash(g->name);
+			e->name = g->name;
+			e->item = g;
+			e->next = lib_globals[h];
+			lib_globals[h] = e;
+		}
+		for (j = f->functions.n - 1; j >= 0; j--) {
+			struct functiondecl *fn = f->functions.items[j];
+			struct lib_name *e = xmalloc(sizeof(*e));
+			unsigned h = name_hash(fn->name);
+			e->name = fn->name;
+			e->item = fn;
+			e->next = lib_functions[h];
+			lib_functions[h] = e;
+		}
+	}
+}
+
+static void free_lib_index(void)
+{
+	int i;
+	for (i = 0; lib_globals && i < LIB_BUCKETS; i++) {
+		struct lib_name *e, *n;
+		for (e = lib_globals[i]; e; e = n) {
+			n = e->next;
+			free(e);
+		}
+		for (e = lib_functions[i]; e; e = n) {
+			n = e->next;
+			free(e);
+		}
+	}
+	free(lib_globals);
+	free(lib_functions);
+	lib_globals = lib_functions = NULL;
+}
+
 /* find_global - a global of the user script, else of a tapset. */
 static struct sym *find_global(struct session *s, const char *name)
 {
 	struct sym *g = find_in(&s->user->globals, name);
+	struct lib_name *e;
 	int i;
-	for (i = 0; !g && i < s->library.n; i++) {
-		struct stapfile *f = s->library.items[i];
-		g = find_in(&f->globals, name);
-		if (g && g->is_private)
-			g = NULL;
+	if (g)
+		return g;
+	if (!lib_globals) {
+		for (i = 0; i < s->library.n; i++) {
+			g = find_in(&((struct stapfile *)s->library.items[i])->globals,
+				    name);
+			if (g && !g->is_private)
+				return g;
+		}
+		return NULL;
 	}
-	return g;
+	for (e = lib_globals[name_hash(name)]; e; e = e->next) {
+		g = e->item;
+		if (!strcmp(e->name, name) && !g->is_private)
+			return g;
+	}
+	return NULL;
 }
 
 static struct sym *lookup_sym(struct scope *sc, const char *name,
@@ -103,6 +181,24 @@ static struct functiondecl *find_function(struct session *s, const char *name,
 {
 	struct functiondecl *fn = find_function_in(s->user, name, arity);
 	int i, j;
+	if (lib_functions) {
+		struct lib_name *e;
+		*name_exists = 0;
+		if (fn)
+			return fn;
+		for (i = 0; i < s->user->functions.n; i++)
+			if (!strcmp(((struct functiondecl *)s->user->functions.items[i])->name, name))
+				*name_exists = 1;
+		for (e = lib_functions[name_hash(name)]; e; e = e->next) {
+			struct functiondecl *f = e->item;
+			if (strcmp(e->name, name))
+				continue;
+			*name_exists = 1;
+			if (f->params.n == arity)
+				return f;
+		}
+		return NULL;
+	}
 	for (i = 0; !fn && i < s->library.n; i++)
 		fn = find_function_in(s->library.items[i], name, arity);
 	*name_exists = 0;
@@ -903,6 +999,7 @@ int elaborate(struct session *s)
 	for (i = 0; i < s->user->globals.n; i++)
 		use_global(s, s->user->globals.items[i]);
 
+	build_lib_index(s);
 	expand_user_probes(s);
 	for (i = 0; i < s->probes.n; i++) {
 		struct probe *p = s->probes.items[i];
@@ -940,6 +1037,7 @@ int elaborate(struct session *s)
 	warn_and_elide(s);
 	rc = 0;
 out:
+	free_lib_index();
 	diag_error_kind = kind;
 	return rc;
 }
