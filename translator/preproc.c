@@ -202,6 +202,26 @@ static struct value cond_operand(struct pp *pp, struct cond *c)
 			v.n = cfg->guru_mode;
 			return v;
 		}
+		if (!strcmp(t->text, "@defined")) {
+			/* @defined(EXPR): the target variables it usually tests
+			 * are not available to scripts yet, so it is false;
+			 * the parenthesised expression is skipped */
+			int depth = 0;
+			if (c->pos >= c->end || !tok_is(&c->t[c->pos], "("))
+				pp_fail(pp, t, "expected '(' after @defined");
+			do {
+				const struct token *u = &c->t[c->pos++];
+				if (tok_is(u, "("))
+					depth++;
+				else if (tok_is(u, ")"))
+					depth--;
+			} while (depth > 0 && c->pos < c->end);
+			if (depth > 0)
+				pp_fail(pp, t, "unbalanced parentheses in @defined(...)");
+			v.kind = V_NUM;
+			v.n = 0;
+			return v;
+		}
 		if (!strncmp(t->text, "CONFIG_", 7)) {
 			const char *val = cfg->config_lookup(t->text, cfg->config_data);
 			v.kind = V_GLOB;
@@ -220,7 +240,8 @@ static struct value cond_operand(struct pp *pp, struct cond *c)
 	}
 	pp_fail(pp, t, "unexpected %s in a preprocessor condition (expected kernel_v, "
 		"kernel_vr, arch, runtime, systemtap_v, systemtap_privilege, "
-		"guru_mode, CONFIG_*, $#, a number or a string)", tok_describe(t));
+		"guru_mode, CONFIG_*, @defined(...), $#, a number or a string)",
+		tok_describe(t));
 }
 
 static int cond_or(struct pp *pp, struct cond *c);
@@ -232,11 +253,13 @@ static int cond_compare(struct pp *pp, struct cond *c)
 	const struct token *op = &c->t[c->pos];
 	static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", NULL };
 	int i, r;
-	if (c->pos >= c->end)
-		pp_fail(pp, op, "expected a comparison operator in the preprocessor condition");
-	for (i = 0; ops[i]; i++)
+	for (i = 0; c->pos < c->end && ops[i]; i++)
 		if (tok_is(op, ops[i]))
 			break;
+	if (l.kind == V_NUM && (c->pos >= c->end || !ops[i]))
+		return l.n != 0;   /* a number alone (guru_mode, @defined(...)) */
+	if (c->pos >= c->end)
+		pp_fail(pp, op, "expected a comparison operator in the preprocessor condition");
 	if (!ops[i])
 		pp_fail(pp, op, "expected a comparison operator, found %s", tok_describe(op));
 	c->pos++;
