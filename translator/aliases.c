@@ -404,6 +404,8 @@ static int expand_probe(struct session *s, struct probe *p, int depth,
 		}
 		if (rc < 0) {
 			failed = 1;
+			if (depth > 0)
+				break;  /* one error per alias expansion */
 			continue;
 		}
 		total += rc;

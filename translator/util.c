@@ -306,18 +306,9 @@ static void diag(const char *what, const struct source_loc *loc,
 	free(b.s);
 }
 
-void diag_error(const struct source_loc *loc, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	diag(diag_error_kind, loc, fmt, ap);
-	va_end(ap);
-	n_errors++;
-}
-
-/* warning_seen - 1 if the same warning was given at the same place
- * before (alias expansion copies a body once per alias), else remember
- * it and return 0. */
+/* warning_seen - 1 if the same warning or error was given at the same
+ * place before (alias expansion copies a body once per alias), else
+ * remember it and return 0. */
 static struct vec warnings_given;
 static int warning_seen(const struct source_loc *loc, const char *fmt,
 			va_list ap)
@@ -334,6 +325,25 @@ static int warning_seen(const struct source_loc *loc, const char *fmt,
 		}
 	vec_push(&warnings_given, strbuf_detach(&b));
 	return 0;
+}
+
+void diag_error(const struct source_loc *loc, const char *fmt, ...)
+{
+	va_list ap;
+	if (!diag_quiet) {
+		/* the same error at the same place (an alias body expanded
+		 * several times) is given once */
+		int seen;
+		va_start(ap, fmt);
+		seen = warning_seen(loc, fmt, ap);
+		va_end(ap);
+		if (seen)
+			return;
+	}
+	va_start(ap, fmt);
+	diag(diag_error_kind, loc, fmt, ap);
+	va_end(ap);
+	n_errors++;
 }
 
 void diag_reset(void)
