@@ -360,14 +360,16 @@ static int resolve_point(struct session *s, struct probe *p,
 		free(t);
 		return -1;
 	}
-	if (pp->cond && !user_pp) {
-		/* a family point with a condition: a probe of its own */
+	if (pp->cond) {
+		/* a family point with a condition (in the script or in an
+		 * alias definition): a probe of its own */
 		struct probe *np = new_probe(&p->loc, guard_body(pp->cond, p->body));
 		struct probe_point *q = xmalloc(sizeof(*q));
 		*q = *pp;
 		q->cond = NULL;
 		vec_push(&np->points, q);
-		np->user_point = pp;
+		np->user_point = user_pp ? user_pp : pp;
+		np->alias_chain = chain;
 		if (derive_point(s, np, q) < 0)
 			return -1;
 		np->direct = 1;
