@@ -10,6 +10,7 @@
  * Built by `make fuzz` with clang -fsanitize=fuzzer,address -DSTP_FUZZ.
  */
 #include "elaborate.h"
+#include "listing.h"
 #include "parse.h"
 #include "pprint.h"
 #include "preproc.h"
@@ -71,6 +72,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (load_tapsets(&s) == 0 && elaborate(&s) == 0)
 			pprint_resolved(&out, &s);  /* the -p2 listing */
 		free(out.s);
+	}
+	if ((size & 12) == 12) {
+		/* stap -L on the first probe point of the script, in a fresh
+		 * session as the driver does it */
+		struct session l;
+		struct stapfile *f;
+		memset(&l, 0, sizeof(l));
+		preproc_reset();
+		l.script_file = name;
+		l.tapset_dir = s.tapset_dir;
+		l.list_vars = 1;
+		f = parse_script(name, text, 0);
+		if (f && f->probes.n) {
+			struct probe *p = f->probes.items[0];
+			struct strbuf out = {0};
+			char *pat = probe_point_str(p->points.items[0]);
+			l.user = f;
+			l.list_pattern = pat;
+			if (load_tapsets(&l) == 0)
+				list_probe_points(&l, &out);
+			free(out.s);
+		}
 	}
 	diag_quiet = 0;
 	diag_reset();
