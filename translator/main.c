@@ -349,7 +349,7 @@ static int run_passes(struct session *s)
 		return 1;
 	if (stp_verbose)
 		fprintf(stderr, "Pass 1: parsed user script and %d library "
-			"scripts in %.0f ms.\n", s->library.n, now_ms() - t);
+			"scripts in %.1f ms.\n", s->library.n, now_ms() - t);
 
 	/* pass 2 */
 	t = now_ms();
@@ -359,7 +359,7 @@ static int run_passes(struct session *s)
 	}
 	if (stp_verbose)
 		fprintf(stderr, "Pass 2: analyzed script: %d probes, %d "
-			"functions, %d globals in %.0f ms.\n", s->derived.n,
+			"functions, %d globals in %.1f ms.\n", s->derived.n,
 			s->functions.n, s->globals.n, now_ms() - t);
 	if (s->last_pass == 2) {
 		pprint_resolved(&out, s);
