@@ -445,6 +445,8 @@ static void resolve_stmt(struct scope *sc, struct stmt *st)
 struct infer {
 	int changed;
 	int report;                  /* last walk: report problems */
+	int partial;                 /* resolution failed: report only
+	                              * conflicts, not unknown types */
 	struct functiondecl *func;
 };
 
@@ -565,7 +567,7 @@ static void infer_print(struct infer *in, struct expr *e)
 	for (i = first; i < e->args.n; i++) {
 		struct expr *a = e->args.items[i];
 		if (infer_expr(in, a, TYPE_UNKNOWN) == TYPE_UNKNOWN &&
-		    a->kind != E_HIST && in->report)
+		    a->kind != E_HIST && in->report && !in->partial)
 			diag_error(&a->loc, "cannot tell the type of this value "
 				   "(long or string?)");
 		else if (a->type == TYPE_STATS && in->report)
@@ -878,7 +880,10 @@ static void infer_walk(struct infer *in, struct session *s)
 	}
 }
 
-static void infer_all(struct session *s)
+/* infer_all - infer every type and report conflicts; with @partial
+ * (after resolution errors) types that stay unknown are not reported, as
+ * they may follow from those errors. */
+static void infer_all(struct session *s, int partial)
 {
 	struct infer in = {0};
 	int i, rounds = 0;
@@ -888,7 +893,10 @@ static void infer_all(struct session *s)
 		infer_walk(&in, s);
 	} while (in.changed && ++rounds < 1000);
 	in.report = 1;
+	in.partial = partial;
 	infer_walk(&in, s);
+	if (partial)
+		return;
 
 	for (i = 0; i < s->globals.n; i++) {
 		struct sym *g = s->globals.items[i];
@@ -1028,10 +1036,13 @@ int elaborate(struct session *s)
 
 	if (s->derived.n == 0 && diag_error_count() == errors0)
 		diag_error(NULL, "the script has no probes");
-	if (diag_error_count() != errors0)
+	if (diag_error_count() != errors0) {
+		/* type conflicts are independent errors: report them too */
+		infer_all(s, 1);
 		goto out;
+	}
 	elide_unused(s);
-	infer_all(s);
+	infer_all(s, 0);
 	if (diag_error_count() != errors0)
 		goto out;
 	warn_and_elide(s);
