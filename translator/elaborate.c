@@ -25,6 +25,7 @@ struct scope {
 	struct vec *locals;              /* where new locals go */
 	struct functiondecl *func;       /* enclosing function, or NULL */
 	struct vec worklist;             /* functions to resolve */
+	int loops;                       /* loops around the statement */
 };
 
 static struct sym *find_in(struct vec *v, const char *name)
@@ -404,7 +405,9 @@ static void resolve_stmt(struct scope *sc, struct stmt *st)
 		if (st->value)
 			resolve_expr(sc, st->value, 1);
 		resolve_expr(sc, st->limit, 0);
+		sc->loops++;
 		resolve_stmt(sc, st->body);
+		sc->loops--;
 		break;
 	case S_DELETE:
 		if (st->e && st->e->kind == E_SYM) {
@@ -424,6 +427,21 @@ static void resolve_stmt(struct scope *sc, struct stmt *st)
 			st->catch_sym->written = 1;
 		}
 		resolve_stmt(sc, st->els);
+		break;
+	case S_BREAK:
+	case S_CONTINUE:
+		if (!sc->loops)
+			diag_error(&st->loc, "'%s' outside a loop",
+				   st->kind == S_BREAK ? "break" : "continue");
+		break;
+	case S_WHILE:
+	case S_FOR:
+		resolve_expr(sc, st->init, 0);
+		resolve_expr(sc, st->e, 0);
+		resolve_expr(sc, st->step, 0);
+		sc->loops++;
+		resolve_stmt(sc, st->body);
+		sc->loops--;
 		break;
 	case S_RETURN:
 		if (!sc->func)
