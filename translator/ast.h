@@ -194,6 +194,8 @@ struct sym {
 	struct source_loc type_loc;    /* pass 2: where the type was settled */
 	struct source_loc key_loc[9];  /* pass 2: where each key type was */
 	struct source_loc read_loc;    /* pass 2: first read */
+	struct source_loc use_loc;     /* pass 2: first use (as a scalar or
+	                                * array, which fixes the arity) */
 };
 
 struct functiondecl {

@@ -238,12 +238,24 @@ static void resolve_array(struct scope *sc, struct expr *base, int nkeys,
 			   base->name, base->name);
 		return;
 	}
-	if (y->arity == 0 && !y->written && !y->read && !y->init)
+	if (y->arity == 0 && !y->written && !y->read && !y->init) {
 		y->arity = nkeys;
-	if (y->arity != nkeys)
-		diag_error(&base->loc, "array '%s' is indexed with %d key%s here "
-			   "but with %d elsewhere", y->name, nkeys,
-			   nkeys == 1 ? "" : "s", y->arity);
+		y->use_loc = base->loc;
+	}
+	if (y->arity != nkeys) {
+		if (y->arity == 0)
+			diag_error(&base->loc, "'%s' is indexed here but is a "
+				   "scalar elsewhere", y->name);
+		else
+			diag_error(&base->loc, "array '%s' is indexed with %d "
+				   "key%s here but with %d elsewhere", y->name,
+				   nkeys, nkeys == 1 ? "" : "s", y->arity);
+		if (y->use_loc.file)
+			diag_note(&y->use_loc, "'%s' is first used here", y->name);
+		else if (y->init)
+			diag_note(&y->loc, "'%s' has an initial value here",
+				  y->name);
+	}
 	base->sym = y;
 	if (lvalue)
 		y->written = 1;
@@ -290,8 +302,13 @@ static void resolve_expr(struct scope *sc, struct expr *e, int lvalue)
 		if (y->arity > 0) {
 			diag_error(&e->loc, "array '%s' is used without an index",
 				   e->name);
+			if (y->use_loc.file)
+				diag_note(&y->use_loc, "'%s' is first used as an "
+					  "array here", y->name);
 			break;
 		}
+		if (!y->use_loc.file)
+			y->use_loc = e->loc;
 		e->sym = y;
 		if (lvalue)
 			y->written = 1;
