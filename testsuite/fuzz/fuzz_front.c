@@ -25,6 +25,10 @@
 #ifndef FUZZ_TAPSET_DIR
 #define FUZZ_TAPSET_DIR "tapset"
 #endif
+/* a -I directory with a syscall-like tapset and a broken one */
+#ifndef FUZZ_INCLUDE_DIR
+#define FUZZ_INCLUDE_DIR "testsuite/semantic/ok/tapsets"
+#endif
 
 static char *fuzz_args[] = { "1", "two", "3" };
 
@@ -65,6 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		: FUZZ_TAPSET_DIR;
 	s.unoptimized = size & 1;
 	s.guru = (size & 2) != 0;
+	vec_push(&s.include_dirs, (void *)FUZZ_INCLUDE_DIR);
 	s.user = parse_script(name, text, 0);
 	if (s.user) {
 		struct strbuf out = {0};
@@ -83,6 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		l.script_file = name;
 		l.tapset_dir = s.tapset_dir;
 		l.list_vars = 1;
+		l.include_dirs = s.include_dirs;
 		f = parse_script(name, text, 0);
 		if (f && f->probes.n) {
 			struct probe *p = f->probes.items[0];
