@@ -5,8 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#undef free
-void free(void *p);   /* the libc one (util.h may rename it) */
+/* Under STP_FUZZ, util.h renames free() to stp_free(); "(free)(p)" below
+ * is the libc function itself. */
+#ifdef STP_FUZZ
+void (free)(void *p);
+#endif
 
 int stp_verbose;
 
@@ -37,7 +40,7 @@ static void trk_grow(void)
 	for (i = 0; i < oc; i++)
 		if (old[i] && old[i] != TOMB)
 			trk_add(old[i]);
-	free(old);
+	(free)(old);
 }
 
 static void trk_add(void *p)
@@ -77,8 +80,8 @@ void util_free_tracked(void)
 	size_t i;
 	for (i = 0; i < trk_cap; i++)
 		if (trk[i] && trk[i] != TOMB)
-			free(trk[i]);
-	free(trk);
+			(free)(trk[i]);
+	(free)(trk);
 	trk = NULL;
 	trk_cap = trk_used = 0;
 	tracking = 0;
@@ -88,7 +91,7 @@ void stp_free(void *p)
 {
 	if (p)
 		trk_del(p);
-	free(p);
+	(free)(p);
 }
 #define TRACK(p) do { if (tracking) trk_add(p); } while (0)
 #else
