@@ -59,7 +59,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = 0;
 	name = xstrdup("<fuzz>");
-	diag_quiet = !getenv("FUZZ_VERBOSE");
+	/* diagnostics are printed for some inputs (run with -close_fd_mask=2),
+	 * for all with FUZZ_VERBOSE set */
+	diag_quiet = !getenv("FUZZ_VERBOSE") && !(size & 16);
 	parse_set_config(&cfg);
 	parse_set_args(3, fuzz_args);
 	s.script_file = name;
