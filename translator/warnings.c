@@ -53,6 +53,42 @@ static void warn_locals(struct session *s, struct vec *locals,
 	}
 }
 
+/* mark_expr / mark_stmt - set 'live' on the globals code uses */
+static void mark_expr(const struct expr *e)
+{
+	int i;
+	if (!e)
+		return;
+	if (e->sym && e->sym->kind == SYM_GLOBAL)
+		e->sym->live = 1;
+	mark_expr(e->a);
+	mark_expr(e->b);
+	mark_expr(e->c);
+	for (i = 0; i < e->args.n; i++)
+		mark_expr(e->args.items[i]);
+	for (i = 0; i < e->components.n; i++)
+		mark_expr(((struct target_component *)e->components.items[i])->index);
+}
+
+static void mark_stmt(const struct stmt *st)
+{
+	int i;
+	if (!st)
+		return;
+	for (i = 0; i < st->stmts.n; i++)
+		mark_stmt(st->stmts.items[i]);
+	mark_expr(st->e);
+	mark_expr(st->init);
+	mark_expr(st->step);
+	mark_stmt(st->body);
+	mark_stmt(st->els);
+	for (i = 0; i < st->keys.n; i++)
+		mark_expr(st->keys.items[i]);
+	mark_expr(st->value);
+	mark_expr(st->array);
+	mark_expr(st->limit);
+}
+
 void elide_unused(struct session *s)
 {
 	int i, n;
@@ -73,9 +109,13 @@ void elide_unused(struct session *s)
 			s->functions.items[n++] = fn;
 	}
 	s->functions.n = n;
+	for (i = 0; i < s->probes.n; i++)
+		mark_stmt(((struct probe *)s->probes.items[i])->body);
+	for (i = 0; i < s->functions.n; i++)
+		mark_stmt(((struct functiondecl *)s->functions.items[i])->body);
 	for (i = n = 0; i < s->globals.n; i++) {
 		struct sym *g = s->globals.items[i];
-		int unused = !g->read && !g->written;
+		int unused = !g->live;
 		if (unused && in_user_file(s, &g->loc))
 			diag_warning(&g->loc, "%sunused global '%s'",
 				     s->unoptimized ? "" : "eliding ", g->name);

@@ -6,7 +6,7 @@
 
 /* elide_unused - before type inference: warn about locals of the user
  * script that are never assigned or never read, and (unless -u) drop the
- * functions no probe calls and the user globals nothing uses from
+ * functions no probe calls and the globals no kept code uses from
  * s->functions and s->globals, with a warning for the user's own. */
 void elide_unused(struct session *s);
 
