@@ -24,7 +24,7 @@
 #define MAX_ALIAS_DEPTH 16
 /* More alias expansions than this in one script is an error (wildcards
  * in alias definitions could otherwise multiply without end). */
-#define MAX_EXPANSIONS 20000
+#define MAX_EXPANSIONS 10000
 
 static int expansions;        /* alias expansions so far in this run */
 static struct vec active;     /* struct probe_alias *: being expanded */
@@ -439,9 +439,11 @@ int expand_user_probes(struct session *s)
 		qsort(index_items, index_n, sizeof(*index_items), cmp_named);
 	expansions = 0;
 	active.n = 0;
-	for (i = 0; i < s->user->probes.n; i++)
+	for (i = 0; i < s->user->probes.n && expansions <= MAX_EXPANSIONS; i++)
 		if (expand_probe(s, s->user->probes.items[i], 0, NULL, NULL) < 0)
 			rc = -1;
+	if (expansions > MAX_EXPANSIONS)
+		rc = -2;
 	for (i = 0; i < index_n; i++)
 		free(index_items[i].name);
 	free(index_items);

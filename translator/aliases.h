@@ -8,7 +8,8 @@
  * probes (s->derived) and the probes whose bodies run (s->probes),
  * expanding aliases (prologue/epilogue bodies are copies, one probe per
  * alias definition), wildcards, '?', '!' and 'if (EXPR)'.
- * Returns 0, or -1 after errors were reported. */
+ * Returns 0, -1 after errors were reported, or -2 after the error that
+ * the aliases expand to too many probes (the caller should stop). */
 int expand_user_probes(struct session *s);
 
 /* pp_matches_alias - 1 if the probe point pattern @pat (with '*' inside

@@ -1043,7 +1043,8 @@ int elaborate(struct session *s)
 		use_global(s, s->user->globals.items[i]);
 
 	build_lib_index(s);
-	expand_user_probes(s);
+	if (expand_user_probes(s) == -2)
+		goto out;
 	for (i = 0; i < s->probes.n; i++) {
 		struct probe *p = s->probes.items[i];
 		sc.locals = &p->locals;
