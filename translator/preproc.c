@@ -29,8 +29,13 @@ struct pp {
 	int argc;
 	char **argv;
 	int depth;
+	long expanded;     /* tokens produced by macro expansion so far */
 	jmp_buf fail;
 };
+
+/* Macro expansion producing more tokens than this in one file is an
+ * error (macros that repeat their arguments grow exponentially). */
+#define MAX_EXPANDED_TOKENS 500000
 
 static void __attribute__((noreturn, format(printf, 3, 4)))
 pp_fail(struct pp *pp, const struct token *t, const char *fmt, ...)
@@ -455,7 +460,17 @@ static int expand_macro(struct pp *pp, struct macro *m, const struct token *t,
 		     j < (int)(intptr_t)argend.items[p]; j++)
 			tokvec_push(&body, &t[j]);
 	}
+	pp->expanded += body.n;
+	if (pp->expanded > MAX_EXPANDED_TOKENS) {
+		free(body.t);
+		pp_fail(pp, call, "macro expansion produces more than %d tokens "
+			"(does '@%s' repeat its arguments?)", MAX_EXPANDED_TOKENS,
+			m->name);
+	}
 	process(pp, body.t, body.n);
+	free(body.t);
+	free(argstart.items);
+	free(argend.items);
 	pp->depth--;
 	return i;
 }
