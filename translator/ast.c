@@ -71,3 +71,63 @@ char *probe_point_str(const struct probe_point *pp)
 	}
 	return strbuf_detach(&b);
 }
+
+/* ---- deep copies (pass 2 alias expansion) ---- */
+
+static void copy_exprs(struct vec *dst, const struct vec *src)
+{
+	int i;
+	memset(dst, 0, sizeof(*dst));
+	for (i = 0; i < src->n; i++)
+		vec_push(dst, expr_copy(src->items[i]));
+}
+
+struct expr *expr_copy(const struct expr *e)
+{
+	struct expr *c;
+	int i;
+	if (!e)
+		return NULL;
+	c = xmalloc(sizeof(*c));
+	*c = *e;
+	c->sym = NULL;
+	c->func = NULL;
+	c->type = TYPE_UNKNOWN;
+	c->a = expr_copy(e->a);
+	c->b = expr_copy(e->b);
+	c->c = expr_copy(e->c);
+	copy_exprs(&c->args, &e->args);
+	memset(&c->components, 0, sizeof(c->components));
+	for (i = 0; i < e->components.n; i++) {
+		const struct target_component *tc = e->components.items[i];
+		struct target_component *n = xmalloc(sizeof(*n));
+		*n = *tc;
+		n->index = expr_copy(tc->index);
+		vec_push(&c->components, n);
+	}
+	return c;
+}
+
+struct stmt *stmt_copy(const struct stmt *s)
+{
+	struct stmt *c;
+	int i;
+	if (!s)
+		return NULL;
+	c = xmalloc(sizeof(*c));
+	*c = *s;
+	memset(&c->stmts, 0, sizeof(c->stmts));
+	for (i = 0; i < s->stmts.n; i++)
+		vec_push(&c->stmts, stmt_copy(s->stmts.items[i]));
+	c->e = expr_copy(s->e);
+	c->init = expr_copy(s->init);
+	c->step = expr_copy(s->step);
+	c->body = stmt_copy(s->body);
+	c->els = stmt_copy(s->els);
+	copy_exprs(&c->keys, &s->keys);
+	c->value = expr_copy(s->value);
+	c->array = expr_copy(s->array);
+	c->limit = expr_copy(s->limit);
+	c->catch_sym = NULL;
+	return c;
+}

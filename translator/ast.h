@@ -66,7 +66,7 @@ enum expr_kind {
 	E_STATS_ADD,  /* a <<< b */
 	E_TARGET,     /* $name / @var("...") with a chain of components */
 	E_ENTRY,      /* @entry(a) */
-	E_DEFINED,    /* @defined(a) */
+	E_DEFINED,    /* @defined(a); name "probewrite": @probewrite(a) */
 	E_CAST,       /* @cast(a, "type", "module") */
 };
 
@@ -152,6 +152,12 @@ struct probe {
 	struct stmt *body;     /* a S_BLOCK */
 	/* pass 2: */
 	struct vec locals;     /* struct sym *: locals of the body */
+	struct probe_point *user_point;  /* the point as the script wrote it,
+	                                  * when this probe is an alias
+	                                  * expansion of it (else NULL) */
+	const char *alias_chain;         /* "syscall.open <- syscall.*" ... */
+	int listed;                      /* 1 + its index in s->probes, or 0 */
+	int direct;                      /* derived probes run this body */
 };
 
 /* probe NAME = POINTS { prologue }  or  probe NAME += POINTS { epilogue } */
@@ -185,6 +191,12 @@ struct sym {
 	int wrap;                  /* % */
 	int is_private;
 	int written, read;         /* pass 2: seen as lvalue / rvalue */
+	int live;                  /* pass 2: used by code that is kept */
+	struct source_loc type_loc;    /* pass 2: where the type was settled */
+	struct source_loc key_loc[9];  /* pass 2: where each key type was */
+	struct source_loc read_loc;    /* pass 2: first read */
+	struct source_loc use_loc;     /* pass 2: first use (as a scalar or
+	                                * array, which fixes the arity) */
 };
 
 struct functiondecl {
@@ -197,7 +209,9 @@ struct functiondecl {
 	int is_private;
 	/* pass 2: */
 	struct vec locals;         /* struct sym * */
-	int used;                  /* reachable from a probe */
+	int used;                  /* resolved (called from somewhere) */
+	int reachable;             /* called, directly or not, from a probe */
+	struct source_loc ret_loc; /* where the return type was settled */
 };
 
 /* One parsed file (a script or a tapset) */
@@ -208,7 +222,14 @@ struct stapfile {
 	struct vec probes;         /* struct probe * */
 	struct vec aliases;        /* struct probe_alias * */
 	struct vec embeds;         /* const char *: top-level %{ %} blocks */
+	struct vec embed_locs;     /* struct source_loc *: where each is */
 	int is_tapset;
 };
+
+/* expr_copy / stmt_copy - deep copies of a tree (NULL gives NULL), with
+ * the pass-2 fields (sym, func, type) cleared, so that one parsed body can
+ * be resolved separately in several probes (alias expansion). */
+struct expr *expr_copy(const struct expr *e);
+struct stmt *stmt_copy(const struct stmt *s);
 
 #endif

@@ -9,7 +9,11 @@
  * point, and a last walk reports what stayed unresolved or conflicting.
  */
 #include "elaborate.h"
+#include "aliases.h"
+#include "pprint.h"
+#include "tapsets.h"
 #include "printf_fmt.h"
+#include "warnings.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +25,7 @@ struct scope {
 	struct vec *locals;              /* where new locals go */
 	struct functiondecl *func;       /* enclosing function, or NULL */
 	struct vec worklist;             /* functions to resolve */
+	int loops;                       /* loops around the statement */
 };
 
 static struct sym *find_in(struct vec *v, const char *name)
@@ -44,18 +49,96 @@ static void use_global(struct session *s, struct sym *g)
 	vec_push(&s->globals, g);
 }
 
+/* The globals and functions of the tapsets by name, in file order, built
+ * by elaborate() for its lookups (a tapset library has thousands). */
+struct lib_name {
+	const char *name;
+	void *item;                 /* struct sym * or struct functiondecl * */
+	struct lib_name *next;
+};
+#define LIB_BUCKETS 4096
+static struct lib_name **lib_globals, **lib_functions;
+
+static unsigned name_hash(const char *n)
+{
+	unsigned h = 5381;
+	while (*n)
+		h = h * 33 + (unsigned char)*n++;
+	return h % LIB_BUCKETS;
+}
+
+/* build_lib_index - fill the two tables from s->library; the chains keep
+ * file order (files are walked backwards, entries pushed in front). */
+static void build_lib_index(struct session *s)
+{
+	int i, j;
+	lib_globals = xcalloc(LIB_BUCKETS, sizeof(*lib_globals));
+	lib_functions = xcalloc(LIB_BUCKETS, sizeof(*lib_functions));
+	for (i = s->library.n - 1; i >= 0; i--) {
+		struct stapfile *f = s->library.items[i];
+		for (j = f->globals.n - 1; j >= 0; j--) {
+			struct sym *g = f->globals.items[j];
+			struct lib_name *e = xmalloc(sizeof(*e));
+			unsigned h = name_hash(g->name);
+			e->name = g->name;
+			e->item = g;
+			e->next = lib_globals[h];
+			lib_globals[h] = e;
+		}
+		for (j = f->functions.n - 1; j >= 0; j--) {
+			struct functiondecl *fn = f->functions.items[j];
+			struct lib_name *e = xmalloc(sizeof(*e));
+			unsigned h = name_hash(fn->name);
+			e->name = fn->name;
+			e->item = fn;
+			e->next = lib_functions[h];
+			lib_functions[h] = e;
+		}
+	}
+}
+
+static void free_lib_index(void)
+{
+	int i;
+	for (i = 0; lib_globals && i < LIB_BUCKETS; i++) {
+		struct lib_name *e, *n;
+		for (e = lib_globals[i]; e; e = n) {
+			n = e->next;
+			free(e);
+		}
+		for (e = lib_functions[i]; e; e = n) {
+			n = e->next;
+			free(e);
+		}
+	}
+	free(lib_globals);
+	free(lib_functions);
+	lib_globals = lib_functions = NULL;
+}
+
 /* find_global - a global of the user script, else of a tapset. */
 static struct sym *find_global(struct session *s, const char *name)
 {
 	struct sym *g = find_in(&s->user->globals, name);
+	struct lib_name *e;
 	int i;
-	for (i = 0; !g && i < s->library.n; i++) {
-		struct stapfile *f = s->library.items[i];
-		g = find_in(&f->globals, name);
-		if (g && g->is_private)
-			g = NULL;
+	if (g)
+		return g;
+	if (!lib_globals) {
+		for (i = 0; i < s->library.n; i++) {
+			g = find_in(&((struct stapfile *)s->library.items[i])->globals,
+				    name);
+			if (g && !g->is_private)
+				return g;
+		}
+		return NULL;
 	}
-	return g;
+	for (e = lib_globals[name_hash(name)]; e; e = e->next) {
+		g = e->item;
+		if (!strcmp(e->name, name) && !g->is_private)
+			return g;
+	}
+	return NULL;
 }
 
 static struct sym *lookup_sym(struct scope *sc, const char *name,
@@ -99,6 +182,24 @@ static struct functiondecl *find_function(struct session *s, const char *name,
 {
 	struct functiondecl *fn = find_function_in(s->user, name, arity);
 	int i, j;
+	if (lib_functions) {
+		struct lib_name *e;
+		*name_exists = 0;
+		if (fn)
+			return fn;
+		for (i = 0; i < s->user->functions.n; i++)
+			if (!strcmp(((struct functiondecl *)s->user->functions.items[i])->name, name))
+				*name_exists = 1;
+		for (e = lib_functions[name_hash(name)]; e; e = e->next) {
+			struct functiondecl *f = e->item;
+			if (strcmp(e->name, name))
+				continue;
+			*name_exists = 1;
+			if (f->params.n == arity)
+				return f;
+		}
+		return NULL;
+	}
 	for (i = 0; !fn && i < s->library.n; i++)
 		fn = find_function_in(s->library.items[i], name, arity);
 	*name_exists = 0;
@@ -137,12 +238,24 @@ static void resolve_array(struct scope *sc, struct expr *base, int nkeys,
 			   base->name, base->name);
 		return;
 	}
-	if (y->arity == 0 && !y->written && !y->read && !y->init)
+	if (y->arity == 0 && !y->written && !y->read && !y->init) {
 		y->arity = nkeys;
-	if (y->arity != nkeys)
-		diag_error(&base->loc, "array '%s' is indexed with %d key%s here "
-			   "but with %d elsewhere", y->name, nkeys,
-			   nkeys == 1 ? "" : "s", y->arity);
+		y->use_loc = base->loc;
+	}
+	if (y->arity != nkeys) {
+		if (y->arity == 0)
+			diag_error(&base->loc, "'%s' is indexed here but is a "
+				   "scalar elsewhere", y->name);
+		else
+			diag_error(&base->loc, "array '%s' is indexed with %d "
+				   "key%s here but with %d elsewhere", y->name,
+				   nkeys, nkeys == 1 ? "" : "s", y->arity);
+		if (y->use_loc.file)
+			diag_note(&y->use_loc, "'%s' is first used here", y->name);
+		else if (y->init)
+			diag_note(&y->loc, "'%s' has an initial value here",
+				  y->name);
+	}
 	base->sym = y;
 	if (lvalue)
 		y->written = 1;
@@ -161,9 +274,11 @@ static void resolve_call(struct scope *sc, struct expr *e)
 			diag_error(&e->loc, "function '%s' is not defined with %d "
 				   "argument%s", e->name, e->args.n,
 				   e->args.n == 1 ? "" : "s");
-		else
+		else {
 			diag_error(&e->loc, "unresolved function '%s' (not in the "
 				   "script nor in any tapset)", e->name);
+			tapset_explain_missing(sc->s, "function", e->name);
+		}
 		return;
 	}
 	e->func = fn;
@@ -187,16 +302,29 @@ static void resolve_expr(struct scope *sc, struct expr *e, int lvalue)
 		if (y->arity > 0) {
 			diag_error(&e->loc, "array '%s' is used without an index",
 				   e->name);
+			if (y->use_loc.file)
+				diag_note(&y->use_loc, "'%s' is first used as an "
+					  "array here", y->name);
 			break;
 		}
+		if (!y->use_loc.file)
+			y->use_loc = e->loc;
 		e->sym = y;
 		if (lvalue)
 			y->written = 1;
-		else
-			y->read = 1;
+		else if (!y->read++)
+			y->read_loc = e->loc;
 		break;
 	case E_INDEX:
 		resolve_args(sc, &e->args);
+		if (e->a && e->a->kind == E_HIST) {
+			/* @hist_log(s)[BUCKET]: a bucket count */
+			if (lvalue)
+				diag_error(&e->loc, "a histogram bucket cannot "
+					   "be assigned");
+			resolve_expr(sc, e->a, 0);
+			break;
+		}
 		resolve_array(sc, e->a, e->args.n, lvalue);
 		e->sym = e->a->sym;
 		break;
@@ -229,6 +357,32 @@ static void resolve_expr(struct scope *sc, struct expr *e, int lvalue)
 	case E_STATS_ADD:
 		resolve_expr(sc, e->a, 1);
 		resolve_expr(sc, e->b, 0);
+		if (e->a && (e->a->kind == E_SYM || e->a->kind == E_INDEX) &&
+		    e->a->sym && e->a->sym->kind != SYM_GLOBAL)
+			diag_error(&e->a->loc, "statistics are kept in globals "
+				   "only: declare 'global %s'", e->a->sym->name);
+		else if (e->a && e->a->kind != E_SYM && e->a->kind != E_INDEX)
+			diag_error(&e->loc, "'<<<' needs a global variable or "
+				   "array element on its left");
+		break;
+	case E_DEFINED:
+		/* @defined(NAME) / @probewrite(NAME): known now, folded into
+		 * a number; @defined($target): 0 until target variables are
+		 * supported */
+		y = NULL;
+		if (e->a && e->a->kind == E_SYM)
+			y = lookup_sym(sc, e->a->name, &e->a->loc, 0);
+		else if (e->a && e->a->kind != E_TARGET && e->a->kind != E_CAST)
+			resolve_expr(sc, e->a, 0);
+		e->sym = y;
+		if (e->a && e->a->kind != E_SYM && e->a->kind != E_TARGET &&
+		    e->a->kind != E_CAST && !e->name)
+			y = (struct sym *)1;  /* any other expression is defined */
+		if (e->name)
+			break;   /* @probewrite: folded by type inference */
+		e->kind = E_NUM;
+		e->num = y != NULL;
+		e->a = NULL;
 		break;
 	case E_BINARY:
 	case E_UNARY:
@@ -236,7 +390,6 @@ static void resolve_expr(struct scope *sc, struct expr *e, int lvalue)
 	case E_STATOP:
 	case E_HIST:
 	case E_ENTRY:
-	case E_DEFINED:
 		resolve_expr(sc, e->a, 0);
 		resolve_expr(sc, e->b, 0);
 		resolve_expr(sc, e->c, 0);
@@ -261,29 +414,28 @@ static void resolve_stmt(struct scope *sc, struct stmt *st)
 			resolve_stmt(sc, st->stmts.items[i]);
 		break;
 	case S_FOREACH:
-		if (st->array && st->array->kind == E_SYM)
+		if (st->array) {
 			resolve_array(sc, st->array, st->keys.n, 0);
-		else
-			resolve_expr(sc, st->array, 0);
+		}
 		for (i = 0; i < st->keys.n; i++)
 			resolve_expr(sc, st->keys.items[i], 1);
 		if (st->value)
 			resolve_expr(sc, st->value, 1);
 		resolve_expr(sc, st->limit, 0);
+		sc->loops++;
 		resolve_stmt(sc, st->body);
+		sc->loops--;
 		break;
-	case S_DELETE: {
-		/* delete ARRAY: the whole array (no index) */
-		struct sym *y = st->e && st->e->kind == E_SYM ?
-			lookup_sym(sc, st->e->name, &st->e->loc, 0) : NULL;
-		if (y && y->kind == SYM_GLOBAL && y->arity > 0) {
+	case S_DELETE:
+		if (st->e && st->e->kind == E_SYM) {
+			/* delete ARRAY / delete SCALAR */
+			struct sym *y = lookup_sym(sc, st->e->name, &st->e->loc, 1);
 			st->e->sym = y;
 			y->written = 1;
 			break;
 		}
 		resolve_expr(sc, st->e, 1);
 		break;
-	}
 	case S_TRY:
 		resolve_stmt(sc, st->body);
 		if (st->catch_var) {
@@ -292,6 +444,21 @@ static void resolve_stmt(struct scope *sc, struct stmt *st)
 			st->catch_sym->written = 1;
 		}
 		resolve_stmt(sc, st->els);
+		break;
+	case S_BREAK:
+	case S_CONTINUE:
+		if (!sc->loops)
+			diag_error(&st->loc, "'%s' outside a loop",
+				   st->kind == S_BREAK ? "break" : "continue");
+		break;
+	case S_WHILE:
+	case S_FOR:
+		resolve_expr(sc, st->init, 0);
+		resolve_expr(sc, st->e, 0);
+		resolve_expr(sc, st->step, 0);
+		sc->loops++;
+		resolve_stmt(sc, st->body);
+		sc->loops--;
 		break;
 	case S_RETURN:
 		if (!sc->func)
@@ -313,23 +480,42 @@ static void resolve_stmt(struct scope *sc, struct stmt *st)
 struct infer {
 	int changed;
 	int report;                  /* last walk: report problems */
+	int partial;                 /* resolution failed: report only
+	                              * conflicts, not unknown types */
 	struct functiondecl *func;
 };
 
 /* settle - merge type @t into *slot.  Conflicts are reported in the last
  * walk only, naming @what. */
-static void settle(struct infer *in, enum stp_type *slot, enum stp_type t,
+static void settle(struct infer *in, enum stp_type *slot,
+		   struct source_loc *slot_loc, enum stp_type t,
 		   const struct source_loc *loc, const char *what)
 {
 	if (t == TYPE_UNKNOWN)
 		return;
 	if (*slot == TYPE_UNKNOWN) {
 		*slot = t;
+		if (slot_loc && loc)
+			*slot_loc = *loc;
 		in->changed = 1;
 	} else if (*slot != t && in->report) {
 		diag_error(loc, "type mismatch: %s is %s here but %s elsewhere",
 			   what, type_name(t), type_name(*slot));
+		if (slot_loc && slot_loc->file)
+			diag_note(slot_loc, "%s was given type %s here", what,
+				  type_name(*slot));
 	}
+}
+
+/* note_sym_type - after a type error on @e, show where the variable @e
+ * names got its type. */
+static void note_sym_type(const struct expr *e)
+{
+	const struct sym *y = e ? e->sym : NULL;
+	if (y && y->type != TYPE_UNKNOWN && y->type_loc.file &&
+	    (y->type_loc.line != e->loc.line || y->type_loc.col != e->loc.col))
+		diag_note(&y->type_loc, "'%s' was given type %s here", y->name,
+			  type_name(y->type));
 }
 
 static enum stp_type infer_expr(struct infer *in, struct expr *e,
@@ -352,16 +538,19 @@ static void infer_keys(struct infer *in, struct expr *e)
 			continue;
 		}
 		t = infer_expr(in, k, e->sym->key_types[i]);
-		settle(in, &e->sym->key_types[i], t, &k->loc, "this array key");
+		settle(in, &e->sym->key_types[i], &e->sym->key_loc[i], t,
+		       &k->loc, "this array key");
 	}
 }
 
 /* expect - check that @e (inferred as @t) has type @want, in the last walk */
 static void expect(struct infer *in, struct expr *e, enum stp_type want)
 {
-	if (in->report && e->type != TYPE_UNKNOWN && e->type != want)
+	if (in->report && e->type != TYPE_UNKNOWN && e->type != want) {
 		diag_error(&e->loc, "expected a %s here, found a %s",
 			   type_name(want), type_name(e->type));
+		note_sym_type(e);
+	}
 }
 
 static void infer_print(struct infer *in, struct expr *e)
@@ -413,7 +602,7 @@ static void infer_print(struct infer *in, struct expr *e)
 	for (i = first; i < e->args.n; i++) {
 		struct expr *a = e->args.items[i];
 		if (infer_expr(in, a, TYPE_UNKNOWN) == TYPE_UNKNOWN &&
-		    in->report && a->kind != E_HIST)  /* a histogram prints */
+		    a->kind != E_HIST && in->report && !in->partial)
 			diag_error(&a->loc, "cannot tell the type of this value "
 				   "(long or string?)");
 		else if (a->type == TYPE_STATS && in->report)
@@ -430,7 +619,7 @@ static enum stp_type infer_sym_use(struct infer *in, struct expr *e,
 		return TYPE_UNKNOWN;
 	if (want != TYPE_UNKNOWN && y->type == TYPE_UNKNOWN) {
 		char *w = what_sym(y);
-		settle(in, &y->type, want, &e->loc, w);
+		settle(in, &y->type, &y->type_loc, want, &e->loc, w);
 		free(w);
 	}
 	return y->type;
@@ -454,6 +643,15 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 		t = infer_sym_use(in, e, want);
 		break;
 	case E_INDEX:
+		if (e->a && e->a->kind == E_HIST) {
+			infer_expr(in, e->a, TYPE_UNKNOWN);
+			for (i = 0; i < e->args.n; i++) {
+				infer_expr(in, e->args.items[i], TYPE_LONG);
+				expect(in, e->args.items[i], TYPE_LONG);
+			}
+			t = TYPE_LONG;
+			break;
+		}
 		infer_keys(in, e);
 		t = infer_sym_use(in, e, want);
 		break;
@@ -478,9 +676,12 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 			tb = infer_expr(in, e->b, ta);
 			if (ta == TYPE_UNKNOWN && tb != TYPE_UNKNOWN)
 				ta = infer_expr(in, e->a, tb);
-			if (in->report && ta != tb && ta && tb)
+			if (in->report && ta != tb && ta && tb) {
 				diag_error(&e->loc, "comparison of a %s with a "
 					   "%s", type_name(ta), type_name(tb));
+				note_sym_type(e->a);
+				note_sym_type(e->b);
+			}
 			if (in->report && ta == TYPE_STATS)
 				diag_error(&e->loc, "statistics cannot be "
 					   "compared");
@@ -507,9 +708,15 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 			tb = infer_expr(in, e->b, ta);
 			if (tb != TYPE_UNKNOWN && ta == TYPE_UNKNOWN)
 				ta = infer_expr(in, e->a, tb);
-			if (in->report && ta && tb && ta != tb)
+			if (in->report && ta && tb && ta != tb) {
 				diag_error(&e->loc, "assignment of a %s to a %s",
 					   type_name(tb), type_name(ta));
+				note_sym_type(e->a);
+			} else if (in->report && ta == TYPE_STATS) {
+				diag_error(&e->loc, "statistics cannot be assigned "
+					   "('<<<' adds a value; @count, @sum... "
+					   "read them)");
+			}
 			t = ta;
 		} else {
 			enum stp_type ty = e->op == OP_CONCAT ? TYPE_STRING :
@@ -528,9 +735,12 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 		tb = infer_expr(in, e->c, ta != TYPE_UNKNOWN ? ta : want);
 		if (ta == TYPE_UNKNOWN && tb != TYPE_UNKNOWN)
 			ta = infer_expr(in, e->b, tb);
-		if (in->report && ta && tb && ta != tb)
+		if (in->report && ta && tb && ta != tb) {
 			diag_error(&e->loc, "the branches of ?: are a %s and a "
 				   "%s", type_name(ta), type_name(tb));
+			note_sym_type(e->b);
+			note_sym_type(e->c);
+		}
 		t = ta;
 		break;
 	case E_CALL:
@@ -540,15 +750,23 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 			struct sym *p = e->func->params.items[i];
 			struct expr *a = e->args.items[i];
 			enum stp_type at = infer_expr(in, a, p->type);
+			if (at == TYPE_STATS) {
+				if (in->report)
+					diag_error(&a->loc, "a statistic cannot "
+						   "be passed to a function; "
+						   "pass @count(...), @sum(...)"
+						   "...");
+				continue;
+			}
 			char *w = xasprintf("parameter '%s' of %s()", p->name,
 					    e->func->name);
-			settle(in, &p->type, at, &a->loc, w);
+			settle(in, &p->type, &p->type_loc, at, &a->loc, w);
 			free(w);
 		}
 		if (want != TYPE_UNKNOWN && e->func->ret == TYPE_UNKNOWN &&
 		    e->func->body)
-			settle(in, &e->func->ret, want, &e->loc,
-			       "the function's value");
+			settle(in, &e->func->ret, &e->func->ret_loc, want,
+			       &e->loc, "the function's value");
 		t = e->func->ret;
 		break;
 	case E_PRINT:
@@ -558,7 +776,8 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 	case E_STATS_ADD:
 		if (e->a && e->a->sym) {
 			char *w = what_sym(e->a->sym);
-			settle(in, &e->a->sym->type, TYPE_STATS, &e->loc, w);
+			settle(in, &e->a->sym->type, &e->a->sym->type_loc,
+			       TYPE_STATS, &e->loc, w);
 			free(w);
 			if (e->a->kind == E_INDEX)
 				infer_keys(in, e->a);
@@ -578,6 +797,10 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 		t = infer_expr(in, e->a, want);
 		break;
 	case E_DEFINED:
+		/* @probewrite(VAR), now that every write was seen */
+		e->kind = E_NUM;
+		e->num = e->sym && e->sym->written;
+		e->a = NULL;
 		t = TYPE_LONG;
 		break;
 	case E_TARGET:
@@ -623,11 +846,13 @@ static void infer_stmt(struct infer *in, struct stmt *st)
 		for (i = 0; a && i < st->keys.n && i < 9; i++) {
 			struct expr *k = st->keys.items[i];
 			enum stp_type kt = infer_expr(in, k, a->key_types[i]);
-			settle(in, &a->key_types[i], kt, &k->loc, "this array key");
+			settle(in, &a->key_types[i], &a->key_loc[i], kt,
+			       &k->loc, "this array key");
 		}
 		if (a && st->value) {
 			enum stp_type vt = infer_expr(in, st->value, a->type);
-			settle(in, &a->type, vt, &st->value->loc, "the array value");
+			settle(in, &a->type, &a->type_loc, vt, &st->value->loc,
+			       "the array value");
 		}
 		if (st->limit) {
 			infer_expr(in, st->limit, TYPE_LONG);
@@ -639,8 +864,8 @@ static void infer_stmt(struct infer *in, struct stmt *st)
 	case S_RETURN:
 		if (in->func && st->e) {
 			enum stp_type rt = infer_expr(in, st->e, in->func->ret);
-			settle(in, &in->func->ret, rt, &st->e->loc,
-			       "the function's return value");
+			settle(in, &in->func->ret, &in->func->ret_loc, rt,
+			       &st->e->loc, "the function's return value");
 		}
 		break;
 	case S_DELETE:
@@ -649,7 +874,8 @@ static void infer_stmt(struct infer *in, struct stmt *st)
 	case S_TRY:
 		infer_stmt(in, st->body);
 		if (st->catch_sym)
-			settle(in, &st->catch_sym->type, TYPE_STRING, &st->loc,
+			settle(in, &st->catch_sym->type,
+			       &st->catch_sym->type_loc, TYPE_STRING, &st->loc,
 			       "the catch variable");
 		infer_stmt(in, st->els);
 		break;
@@ -676,8 +902,8 @@ static void infer_walk(struct infer *in, struct session *s)
 	for (i = 0; i < s->globals.n; i++) {
 		struct sym *g = s->globals.items[i];
 		if (g->init)
-			settle(in, &g->type, g->init->kind == E_STR ?
-			       TYPE_STRING : TYPE_LONG, &g->loc, g->name);
+			settle(in, &g->type, &g->type_loc, g->init->kind ==
+			       E_STR ? TYPE_STRING : TYPE_LONG, &g->loc, g->name);
 	}
 	for (i = 0; i < s->probes.n; i++) {
 		in->func = NULL;
@@ -689,7 +915,10 @@ static void infer_walk(struct infer *in, struct session *s)
 	}
 }
 
-static void infer_all(struct session *s)
+/* infer_all - infer every type and report conflicts; with @partial
+ * (after resolution errors) types that stay unknown are not reported, as
+ * they may follow from those errors. */
+static void infer_all(struct session *s, int partial)
 {
 	struct infer in = {0};
 	int i, rounds = 0;
@@ -699,7 +928,10 @@ static void infer_all(struct session *s)
 		infer_walk(&in, s);
 	} while (in.changed && ++rounds < 1000);
 	in.report = 1;
+	in.partial = partial;
 	infer_walk(&in, s);
+	if (partial)
+		return;
 
 	for (i = 0; i < s->globals.n; i++) {
 		struct sym *g = s->globals.items[i];
@@ -730,28 +962,100 @@ static void infer_all(struct session *s)
 
 /* ---- driver ----------------------------------------------------------- */
 
+/* resolve_function - bind the symbols of @fn's body (declared parameter
+ * and return types count as settled at their declaration). */
+static void resolve_function(struct scope *sc, struct functiondecl *fn)
+{
+	int j;
+	for (j = 0; j < fn->params.n; j++) {
+		struct sym *p = fn->params.items[j];
+		p->kind = SYM_PARAM;
+		p->index = j;
+		if (p->type != TYPE_UNKNOWN && !p->type_loc.file)
+			p->type_loc = p->loc;
+	}
+	if (fn->ret != TYPE_UNKNOWN && !fn->ret_loc.file)
+		fn->ret_loc = fn->loc;
+	sc->locals = &fn->locals;
+	sc->func = fn;
+	resolve_stmt(sc, fn->body);
+}
+
+/* check_duplicates - two functions of one file with the same name and
+ * arity, or two globals of one file with the same name, are an error
+ * showing both places. */
+static void check_duplicates(struct stapfile *f)
+{
+	int i, j;
+	for (i = 0; i < f->functions.n; i++) {
+		struct functiondecl *a = f->functions.items[i];
+		for (j = 0; j < i; j++) {
+			struct functiondecl *b = f->functions.items[j];
+			if (strcmp(a->name, b->name) || a->params.n != b->params.n)
+				continue;
+			diag_error(&a->loc, "function '%s' with %d parameter%s is "
+				   "defined twice", a->name, a->params.n,
+				   a->params.n == 1 ? "" : "s");
+			diag_note(&b->loc, "the first definition is here");
+			break;
+		}
+	}
+	for (i = 0; i < f->globals.n; i++) {
+		struct sym *a = f->globals.items[i];
+		for (j = 0; j < i; j++) {
+			struct sym *b = f->globals.items[j];
+			if (strcmp(a->name, b->name))
+				continue;
+			diag_error(&a->loc, "global '%s' is declared twice",
+				   a->name);
+			diag_note(&b->loc, "the first declaration is here");
+			break;
+		}
+	}
+}
+
 int elaborate(struct session *s)
 {
 	struct scope sc = { .s = s };
-	int i, j, errors0 = diag_error_count();
+	const char *kind = diag_error_kind;
+	int i, done, errors0 = diag_error_count(), rc = -1;
 
+	diag_error_kind = "semantic error";
+	check_duplicates(s->user);
+	if (!s->guru) {
+		/* embedded C: tapsets may have it, scripts only in guru mode */
+		for (i = 0; i < s->user->embed_locs.n; i++)
+			diag_error(s->user->embed_locs.items[i], "embedded C "
+				   "(%%{ ... %%}) in a script is allowed in "
+				   "guru mode (-g) only");
+		for (i = 0; i < s->user->functions.n; i++) {
+			struct functiondecl *fn = s->user->functions.items[i];
+			if (fn->embedded_c)
+				diag_error(&fn->loc, "function '%s' is in "
+					   "embedded C, which a script may have "
+					   "in guru mode (-g) only", fn->name);
+		}
+	}
 	/* Globals the user script declares are part of the program even when
-	 * unused (so that their initialisers and printing apply). */
+	 * unused (so that their initialisers and printing apply); unused ones
+	 * are elided later (warnings.c) unless -u. */
 	for (i = 0; i < s->user->globals.n; i++)
 		use_global(s, s->user->globals.items[i]);
 
-	for (i = 0; i < s->user->probes.n; i++) {
-		struct probe *p = s->user->probes.items[i];
-		int nd = s->derived.n;
-		for (j = 0; j < p->points.n; j++)
-			derive_point(s, p, p->points.items[j]);
-		if (s->derived.n == nd)
-			continue;
-		vec_push(&s->probes, p);
+	build_lib_index(s);
+	if (expand_user_probes(s) == -2)
+		goto out;
+	for (i = 0; i < s->probes.n; i++) {
+		struct probe *p = s->probes.items[i];
 		sc.locals = &p->locals;
 		sc.func = NULL;
 		resolve_stmt(&sc, p->body);
 	}
+	/* functions called from probes, then from those, ... */
+	for (done = 0; done < sc.worklist.n; done++)
+		resolve_function(&sc, sc.worklist.items[done]);
+	for (i = 0; i < sc.worklist.n; i++)
+		((struct functiondecl *)sc.worklist.items[i])->reachable = 1;
 	/* user functions are resolved even when unused, to report errors */
 	for (i = 0; i < s->user->functions.n; i++) {
 		struct functiondecl *fn = s->user->functions.items[i];
@@ -760,24 +1064,29 @@ int elaborate(struct session *s)
 			vec_push(&sc.worklist, fn);
 		}
 	}
-	for (i = 0; i < sc.worklist.n; i++) {
-		struct functiondecl *fn = sc.worklist.items[i];
-		vec_push(&s->functions, fn);
-		for (j = 0; j < fn->params.n; j++) {
-			struct sym *p = fn->params.items[j];
-			p->kind = SYM_PARAM;
-			p->index = j;
-		}
-		sc.locals = &fn->locals;
-		sc.func = fn;
-		resolve_stmt(&sc, fn->body);
-	}
+	for (; done < sc.worklist.n; done++)
+		resolve_function(&sc, sc.worklist.items[done]);
+	for (i = 0; i < sc.worklist.n; i++)
+		vec_push(&s->functions, sc.worklist.items[i]);
+	free(sc.worklist.items);
+
 	if (s->derived.n == 0 && diag_error_count() == errors0)
 		diag_error(NULL, "the script has no probes");
+	if (diag_error_count() != errors0) {
+		/* type conflicts are independent errors: report them too */
+		infer_all(s, 1);
+		goto out;
+	}
+	elide_unused(s);
+	infer_all(s, 0);
 	if (diag_error_count() != errors0)
-		return -1;
-	infer_all(s);
-	return diag_error_count() != errors0 ? -1 : 0;
+		goto out;
+	warn_and_elide(s);
+	rc = 0;
+out:
+	free_lib_index();
+	diag_error_kind = kind;
+	return rc;
 }
 
 /* ---- -p2 listing -------------------------------------------------- */
@@ -794,7 +1103,7 @@ static void list_syms(struct strbuf *out, struct vec *v)
 
 void pprint_resolved(struct strbuf *out, const struct session *s)
 {
-	int i, k;
+	int i, j, k;
 	if (s->globals.n)
 		strbuf_add(out, "# globals\n");
 	for (i = 0; i < s->globals.n; i++) {
@@ -823,15 +1132,46 @@ void pprint_resolved(struct strbuf *out, const struct session *s)
 		}
 	}
 	strbuf_add(out, "# probes\n");
-	for (i = 0; i < s->derived.n; i++) {
-		struct derived_probe *d = s->derived.items[i];
-		strbuf_printf(out, "%s /* <- %s:%d:%d */\n", d->pp_text,
-			      d->point->loc.file, d->point->loc.line,
-			      d->point->loc.col);
-		if (d->probe->locals.n) {
+	/* the derived points of each probe, in one pass */
+	struct strbuf *pts = xcalloc(s->probes.n + 1, sizeof(*pts));
+	struct source_loc *ats = xcalloc(s->probes.n + 1, sizeof(*ats));
+	for (j = 0; j < s->derived.n; j++) {
+		struct derived_probe *d = s->derived.items[j];
+		int k2 = d->probe->listed - 1;
+		if (k2 < 0 || k2 >= s->probes.n)
+			continue;
+		if (!pts[k2].len)
+			ats[k2] = d->point->loc;
+		strbuf_printf(&pts[k2], "%s%s", pts[k2].len ? ", " : "",
+			      d->pp_text);
+	}
+	for (i = 0; i < s->probes.n; i++) {
+		struct probe *p = s->probes.items[i];
+		struct source_loc at = pts[i].len ? ats[i] : p->loc;
+		strbuf_add(out, strbuf_str(&pts[i]));
+		free(pts[i].s);
+		if (p->user_point) {
+			char *u = probe_point_str(p->user_point);
+			strbuf_printf(out, " /* <- %s", u);
+			if (p->alias_chain)
+				strbuf_printf(out, " via alias %s", p->alias_chain);
+			strbuf_printf(out, " at %s:%d:%d */\n",
+				      p->user_point->loc.file,
+				      p->user_point->loc.line,
+				      p->user_point->loc.col);
+			free(u);
+		} else {
+			strbuf_printf(out, " /* <- %s:%d:%d */\n", at.file,
+				      at.line, at.col);
+		}
+		if (p->locals.n) {
 			strbuf_add(out, "  # locals\n  ");
-			list_syms(out, &d->probe->locals);
+			list_syms(out, &p->locals);
 			strbuf_addc(out, '\n');
 		}
+		if (p->alias_chain || p->user_point)
+			pprint_stmt(out, p->body, 0);
 	}
+	free(pts);
+	free(ats);
 }

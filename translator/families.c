@@ -5,6 +5,7 @@
  * match function in the table at the bottom; unknown points are an error
  * that lists the families with similar names.
  */
+#include "aliases.h"
 #include "elaborate.h"
 
 #include <stdlib.h>
@@ -173,6 +174,8 @@ static int match_kprobe(struct session *s, struct probe *p,
 	for (c = component(pp, ++i); c; c = component(pp, ++i)) {
 		if (is(c, "return") && !c->arg)
 			is_return = 1;
+		else if (is(c, "call") && !c->arg && !is_return)
+			;   /* the entry, as without .return */
 		else if (is(c, "maxactive") && is_return) {
 			if (num_arg(c, pp, &maxactive, 1) < 0)
 				return -1;
@@ -226,6 +229,54 @@ static int edit_distance(const char *a, const char *b)
 	return d;
 }
 
+#define NFAMILIES (sizeof(families) / sizeof(families[0]))
+
+int family_exists(const char *name)
+{
+	size_t i;
+	for (i = 0; i < NFAMILIES; i++)
+		if (!strcmp(families[i].name, name))
+			return 1;
+	return 0;
+}
+
+int names_similar(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (!la || !lb)
+		return 0;
+	if ((la >= 3 && strstr(b, a)) || (lb >= 3 && strstr(a, b)))
+		return 1;
+	return edit_distance(a, b) <= (la < 4 ? 1 : 2);
+}
+
+void family_similar(const char *name, struct strbuf *b, int *n)
+{
+	size_t i;
+	for (i = 0; i < NFAMILIES; i++)
+		if (names_similar(name, families[i].name))
+			strbuf_printf(b, "%s%s", (*n)++ ? ", " : "",
+				      families[i].name);
+}
+
+const char *const *family_templates(void)
+{
+	static const char *const t[] = {
+		"begin", "begin(NUMBER)", "end", "end(NUMBER)",
+		"timer.s(NUMBER)", "timer.sec(NUMBER)", "timer.ms(NUMBER)",
+		"timer.msec(NUMBER)", "timer.us(NUMBER)", "timer.usec(NUMBER)",
+		"timer.ns(NUMBER)", "timer.nsec(NUMBER)",
+		"timer.jiffies(NUMBER)", "timer.hz(NUMBER)",
+		"kprobe.function(STRING)", "kprobe.function(STRING).call",
+		"kprobe.function(STRING).return",
+		"kprobe.function(STRING).return.maxactive(NUMBER)",
+		"kprobe.module(STRING).function(STRING)",
+		"kprobe.module(STRING).function(STRING).return",
+		NULL,
+	};
+	return t;
+}
+
 int derive_point(struct session *s, struct probe *p, struct probe_point *pp)
 {
 	struct pp_component *c = component(pp, 0);
@@ -237,12 +288,8 @@ int derive_point(struct session *s, struct probe *p, struct probe_point *pp)
 	for (i = 0; i < sizeof(families) / sizeof(families[0]); i++)
 		if (is(c, families[i].name)) {
 			rc = families[i].match(s, p, pp);
-			if (rc < 0 && pp->optional)
-				return 0;
 			return rc;
 		}
-	if (pp->optional)
-		return 0;
 	for (i = 0; i < sizeof(families) / sizeof(families[0]); i++)
 		if (edit_distance(c->name, families[i].name) <= 2 ||
 		    strstr(families[i].name, c->name) ||

@@ -292,7 +292,10 @@ int lex_file(const char *file, const char *text, struct tokvec *out)
 		} else {
 			int i;
 			for (i = 0; ops[i]; i++) {
-				size_t n = strlen(ops[i]);
+				size_t n;
+				if (ops[i][0] != c)
+					continue;
+				n = strlen(ops[i]);
 				if (strncmp(text + lx.pos, ops[i], n) == 0)
 					break;
 			}

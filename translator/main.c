@@ -14,6 +14,7 @@
 #include "pprint.h"
 #include "session.h"
 #include "tapsets.h"
+#include "listing.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -54,6 +55,11 @@ static void usage(FILE *f)
 "  -I DIR      look for tapsets in DIR too\n"
 "  -D NAME=VAL define a C macro for the module (MAXACTION=..., ...)\n"
 "  -g          guru mode\n"
+"  -w          no warnings\n"
+"  -u          keep unused code (no elision of unused functions, globals,\n"
+"              statements without side effects)\n"
+"  -l POINT    list the probe points matching POINT (wildcards allowed)\n"
+"  -L POINT    like -l, with the context variables of each\n"
 "  -c CMD      run CMD, end the run when it exits (passed to staprun)\n"
 "  -x PID      target() is PID (passed to staprun)\n"
 "  -s NUM      output buffer size in MB (passed to staprun)\n"
@@ -271,7 +277,7 @@ static int parse_options(struct session *s, int argc, char **argv)
 	};
 	int c;
 	s->last_pass = 5;
-	while ((c = getopt_long(argc, argv, "+hVvkgbwup:e:m:r:o:I:D:R:c:x:s:G:S:T:F",
+	while ((c = getopt_long(argc, argv, "+hVvkgbwup:e:m:r:o:I:D:R:c:x:s:G:S:T:Fl:L:",
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h': usage(stdout); exit(0);
@@ -282,7 +288,13 @@ static int parse_options(struct session *s, int argc, char **argv)
 		case 'v': stp_verbose++; break;
 		case 'k': s->keep_tmpdir = 1; break;
 		case 'g': s->guru = 1; break;
-		case 'w': case 'u': break;
+		case 'w': diag_no_warnings = 1; break;
+		case 'u': s->unoptimized = 1; break;
+		case 'l': case 'L':
+			s->list_pattern = optarg;
+			s->list_vars = c == 'L';
+			s->last_pass = 2;
+			break;
 		case 'p':
 			s->last_pass = atoi(optarg);
 			if (s->last_pass < 1 || s->last_pass > 5) {
@@ -327,10 +339,13 @@ static int parse_options(struct session *s, int argc, char **argv)
 	if (cache_run.clean) {
 		if (cache_clean() < 0)
 			exit(1);
-		if (!s->script_text && optind >= argc)
+		if (!s->script_text && optind >= argc && !s->list_pattern)
 			exit(0);
 	}
-	if (!s->script_text) {
+	if (!s->script_text && s->list_pattern) {
+		s->script_file = "<list>";
+		s->script_text = "";
+	} else if (!s->script_text) {
 		FILE *f;
 		if (optind >= argc) {
 			fprintf(stderr, "stap: no script given (a FILE, or -e "
@@ -419,8 +434,15 @@ static int run_passes(struct session *s)
 	parse_set_config(&cfg);
 	parse_set_args(s->nargs, s->args);
 	s->user = parse_script(s->script_file, s->script_text, 0);
-	if (!s->user)
+	if (!s->user) {
+		diag_summary("Pass 1 (parse)");
 		return 1;
+	}
+	if (s->list_pattern) {
+		if (load_tapsets(s) < 0)
+			return 1;
+		return list_probe_points(s, &out) < 0 ? 1 : (print_out(&out), 0);
+	}
 	if (s->last_pass == 1) {
 		pprint_file(&out, s->user);
 		print_out(&out);
@@ -430,17 +452,17 @@ static int run_passes(struct session *s)
 		return 1;
 	if (stp_verbose)
 		fprintf(stderr, "Pass 1: parsed user script and %d library "
-			"scripts in %.0f ms.\n", s->library.n, now_ms() - t);
+			"scripts in %.1f ms.\n", s->library.n, now_ms() - t);
 
 	/* pass 2 */
 	t = now_ms();
 	if (elaborate(s) < 0) {
-		fprintf(stderr, "Pass 2: analysis failed.  [man error::pass2]\n");
+		diag_summary("Pass 2 (elaboration)");
 		return 1;
 	}
 	if (stp_verbose)
 		fprintf(stderr, "Pass 2: analyzed script: %d probes, %d "
-			"functions, %d globals in %.0f ms.\n", s->derived.n,
+			"functions, %d globals in %.1f ms.\n", s->derived.n,
 			s->functions.n, s->globals.n, now_ms() - t);
 	if (s->last_pass == 2) {
 		pprint_resolved(&out, s);

@@ -6,7 +6,11 @@
  *   = op= <<<  (right)   ?:   ||   &&   |   ^   &   in
  *   < <= > >= == != =~ !~   << >>   .   + -   * / %
  *   unary - + ! ~ & ++ --   postfix ++ --, [ ], ->
- * The first syntax error stops the parse.
+ * A syntax error abandons the statement it is in (the parser skips to
+ * the next ';' or the '}' closing the block) or, outside blocks, the
+ * top-level declaration (it skips to the next 'probe', 'global',
+ * 'function', 'private' or '%{'), then goes on, so that independent
+ * errors are all reported; the file then fails to parse.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -43,7 +47,18 @@ struct parser {
 	int n, pos;
 	struct stapfile *f;
 	jmp_buf fail;
+	int errors;        /* syntax errors so far in this file */
+	int depth;         /* nesting of the tree being built */
+	int eof_reported;  /* an "end of input" error was given already */
 };
+
+/* Deeper nesting of expressions and statements (parentheses, blocks,
+ * operator chains, which make left-deep trees) is an error, so that
+ * the recursive walks of every pass stay within the stack. */
+#define MAX_NEST 1000
+
+/* More errors than this in one file stop the parse. */
+#define MAX_PARSE_ERRORS 50
 
 static const char *const keywords[] = {
 	"probe", "global", "function", "private", "if", "else", "for",
@@ -86,7 +101,12 @@ fail_at(struct parser *p, const struct token *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	diag_error(&t->loc, "%s", strbuf_str(&b));
+	if (t->type != T_EOF || !p->eof_reported)
+		diag_error(&t->loc, "%s", strbuf_str(&b));
+	free(b.s);
+	if (t->type == T_EOF)
+		p->eof_reported = 1;
+	p->errors++;
 	longjmp(p->fail, 1);
 }
 
@@ -96,6 +116,19 @@ expected(struct parser *p, const char *what)
 {
 	struct token *t = peek(p);
 	fail_at(p, t, "expected %s, found %s", what, tok_describe(t));
+}
+
+/* enter / leave - one level deeper / back in the tree being built. */
+static void enter(struct parser *p)
+{
+	if (++p->depth > MAX_NEST)
+		fail_at(p, peek(p), "the script nests expressions or statements "
+			"more than %d levels deep here", MAX_NEST);
+}
+
+static void leave(struct parser *p)
+{
+	p->depth--;
 }
 
 static int accept(struct parser *p, const char *op)
@@ -358,6 +391,18 @@ static struct expr *parse_at_op(struct parser *p)
 		expect(p, ")");
 		return e;
 	}
+	if (!strcmp(n, "@probewrite")) {
+		/* @probewrite(VAR): 1 if the probe writes VAR; kept as an
+		 * E_DEFINED named "probewrite" */
+		e = mk_expr(E_DEFINED, t);
+		e->name = "probewrite";
+		expect(p, "(");
+		e->a = parse_expr(p);
+		if (e->a->kind != E_SYM && e->a->kind != E_TARGET)
+			fail_at(p, t, "@probewrite takes a variable");
+		expect(p, ")");
+		return e;
+	}
 	if (!strcmp(n, "@entry") || !strcmp(n, "@defined")) {
 		e = mk_expr(n[1] == 'e' ? E_ENTRY : E_DEFINED, t);
 		expect(p, "(");
@@ -466,6 +511,7 @@ static struct expr *parse_postfix(struct parser *p)
 {
 	struct expr *e = parse_primary(p);
 	struct token *t = peek(p);
+	int depth0 = p->depth;
 	if (tok_is(t, "[") && (e->kind == E_SYM || e->kind == E_HIST)) {
 		struct expr *ix = mk_expr(E_INDEX, t);
 		next(p);
@@ -479,12 +525,14 @@ static struct expr *parse_postfix(struct parser *p)
 	}
 	while (tok_is(t, "++") || tok_is(t, "--")) {
 		struct expr *u = mk_expr(E_INCDEC, t);
+		enter(p);
 		next(p);
 		u->op = t->text[0] == '+' ? OP_POSTINC : OP_POSTDEC;
 		u->a = e;
 		e = u;
 		t = peek(p);
 	}
+	p->depth = depth0;
 	return e;
 }
 
@@ -505,7 +553,9 @@ static struct expr *parse_unary(struct parser *p)
 		next(p);
 		e = mk_expr(E_INCDEC, t);
 		e->op = t->text[0] == '+' ? OP_PREINC : OP_PREDEC;
+		enter(p);
 		e->a = parse_unary(p);
+		leave(p);
 		return e;
 	}
 	if (tok_is(t, "-")) op = OP_NEG;
@@ -518,7 +568,9 @@ static struct expr *parse_unary(struct parser *p)
 	next(p);
 	e = mk_expr(E_UNARY, t);
 	e->op = op;
+	enter(p);
 	e->a = parse_unary(p);
+	leave(p);
 	if (op == OP_BAND && e->a->kind != E_TARGET && e->a->kind != E_CAST)
 		fail_at(p, t, "'&' can only take the address of a target variable");
 	return e;
@@ -559,6 +611,7 @@ static struct expr *parse_in(struct parser *p, int lv)
 	struct token *t = peek(p);
 	struct vec keys = { 0 };
 	struct expr *e;
+	int depth0 = p->depth;
 
 	if (tok_is(t, "[")) {
 		next(p);
@@ -573,14 +626,17 @@ static struct expr *parse_in(struct parser *p, int lv)
 	}
 	while (is_kw(p, "in")) {
 		struct token *in = next(p);
+		enter(p);
 		struct token *a = expect_ident(p, "an array name after 'in'");
 		e = mk_expr(E_IN, in);
 		e->loc = t->loc;
 		e->args = keys;
 		e->a = mk_expr(E_SYM, a);
 		e->a->name = a->text;
-		if (!is_kw(p, "in"))
+		if (!is_kw(p, "in")) {
+			p->depth = depth0;
 			return e;
+		}
 		memset(&keys, 0, sizeof(keys));
 		vec_push(&keys, e);
 	}
@@ -594,16 +650,18 @@ static struct expr *parse_level(struct parser *p, int lv)
 	if (!levels[lv])
 		return parse_in(p, lv);
 	struct expr *e = parse_level(p, lv + 1);
+	int depth0 = p->depth;
 	for (;;) {
 		struct token *t = peek(p);
 		const struct binop *b;
 		if (t->type != T_OP)
-			return e;
+			break;
 		for (b = levels[lv]; b->text; b++)
 			if (!strcmp(b->text, t->text))
 				break;
 		if (!b->text)
-			return e;
+			break;
+		enter(p);   /* the left-deep chain grows */
 		next(p);
 		struct expr *r = parse_level(p, lv + 1);
 		struct expr *bin = mk_expr(E_BINARY, t);
@@ -612,6 +670,8 @@ static struct expr *parse_level(struct parser *p, int lv)
 		bin->b = r;
 		e = bin;
 	}
+	p->depth = depth0;
+	return e;
 }
 
 static struct expr *parse_ternary(struct parser *p)
@@ -625,7 +685,9 @@ static struct expr *parse_ternary(struct parser *p)
 	e->a = c;
 	e->b = parse_expr(p);
 	expect(p, ":");
+	enter(p);
 	e->c = parse_ternary(p);
+	leave(p);
 	return e;
 }
 
@@ -636,7 +698,18 @@ static const struct binop assignops[] = {
 	{ ".=", OP_CONCAT }, { 0, 0 },
 };
 
+static struct expr *parse_expr1(struct parser *p);
+
 static struct expr *parse_expr(struct parser *p)
+{
+	struct expr *e;
+	enter(p);
+	e = parse_expr1(p);
+	leave(p);
+	return e;
+}
+
+static struct expr *parse_expr1(struct parser *p)
 {
 	struct expr *l = parse_ternary(p);
 	struct token *t = peek(p);
@@ -664,16 +737,73 @@ static struct expr *parse_expr(struct parser *p)
 
 /* ---- statements ---- */
 
+/* is_toplevel_start - a token that can only begin a declaration */
+static int is_toplevel_start(const struct token *t)
+{
+	return t->type == T_EMBEDDED || tok_is(t, "probe") ||
+		tok_is(t, "global") || tok_is(t, "function") ||
+		tok_is(t, "private");
+}
+
+/* skip_stmt - error recovery inside a block: skip to just after the next
+ * ';' or to the '}' that closes the current block (not consumed), whichever
+ * comes first outside nested braces/parentheses.  A token that can only
+ * start a declaration gives up on the block (fail without a message). */
+static void skip_stmt(struct parser *p)
+{
+	int depth = 0;
+	for (;;) {
+		struct token *t = peek(p);
+		if (t->type == T_EOF || (depth == 0 && is_toplevel_start(t)))
+			longjmp(p->fail, 1);
+		if (tok_is(t, "{") || tok_is(t, "(") || tok_is(t, "["))
+			depth++;
+		else if (tok_is(t, "}") || tok_is(t, ")") || tok_is(t, "]")) {
+			if (depth == 0 && tok_is(t, "}"))
+				return;
+			if (depth > 0)
+				depth--;
+		} else if (depth == 0 && tok_is(t, ";")) {
+			next(p);
+			return;
+		}
+		next(p);
+	}
+}
+
+/* try_stmt - parse one statement into *out; 0 after a syntax error (with
+ * the parser left where the error was found). */
+static int try_stmt(struct parser *p, struct stmt **out)
+{
+	jmp_buf save;
+	int ok = 0, depth = p->depth;
+	memcpy(save, p->fail, sizeof(save));
+	if (setjmp(p->fail) == 0) {
+		*out = parse_stmt(p);
+		ok = 1;
+	}
+	memcpy(p->fail, save, sizeof(save));
+	p->depth = depth;
+	return ok;
+}
+
 static struct stmt *parse_block(struct parser *p)
 {
 	struct token *t = expect(p, "{");
 	struct stmt *s = mk_stmt(S_BLOCK, t);
 	while (!is_op(p, "}")) {
+		struct stmt *st = NULL;
 		if (peek(p)->type == T_EOF)
 			fail_at(p, peek(p), "expected '}' to close the block "
 				"opened at line %d column %d, found end of input",
 				t->loc.line, t->loc.col);
-		vec_push(&s->stmts, parse_stmt(p));
+		if (try_stmt(p, &st)) {
+			vec_push(&s->stmts, st);
+			continue;
+		}
+		if (p->errors >= MAX_PARSE_ERRORS || peek(p)->type == T_EOF)
+			longjmp(p->fail, 1);
+		skip_stmt(p);
 	}
 	next(p);
 	return s;
@@ -755,7 +885,18 @@ static struct stmt *parse_foreach(struct parser *p, struct token *kw)
 	return s;
 }
 
+static struct stmt *parse_stmt1(struct parser *p);
+
 static struct stmt *parse_stmt(struct parser *p)
+{
+	struct stmt *s;
+	enter(p);
+	s = parse_stmt1(p);
+	leave(p);
+	return s;
+}
+
+static struct stmt *parse_stmt1(struct parser *p)
 {
 	struct token *t = peek(p);
 	struct stmt *s;
@@ -1035,18 +1176,47 @@ static void parse_function(struct parser *p, struct token *kw, int is_private)
 	vec_push(&p->f->functions, fn);
 }
 
+static void parse_decl(struct parser *p);
+
+/* parse_toplevel - every declaration of the file; after a syntax error,
+ * skip to the next token that can only start a declaration. */
 static void parse_toplevel(struct parser *p)
 {
 	while (peek(p)->type != T_EOF) {
+		volatile int start = p->pos;
+		p->depth = 0;
+		if (setjmp(p->fail) == 0) {
+			parse_decl(p);
+			continue;
+		}
+		if (p->errors >= MAX_PARSE_ERRORS) {
+			diag_note(NULL, "too many syntax errors in %s; "
+				  "giving up", p->f->name);
+			return;
+		}
+		if (p->pos == start)
+			next(p);
+		while (peek(p)->type != T_EOF && !is_toplevel_start(peek(p)))
+			next(p);
+	}
+}
+
+/* parse_decl - one top-level declaration (or ';') */
+static void parse_decl(struct parser *p)
+{
+	{
 		struct token *t = peek(p);
 		int priv = 0;
 		if (t->type == T_EMBEDDED) {
+			struct source_loc *l = xmalloc(sizeof(*l));
+			*l = t->loc;
+			vec_push(&p->f->embed_locs, l);
 			vec_push(&p->f->embeds, (void *)next(p)->text);
-			continue;
+			return;
 		}
 		if (tok_is(t, ";")) {
 			next(p);
-			continue;
+			return;
 		}
 		if (tok_is(t, "private")) {
 			next(p);
@@ -1075,11 +1245,14 @@ struct stapfile *parse_script(const char *filename, const char *text,
 	struct parser p;
 	int bad;
 
+	const char *kind = diag_error_kind;
+	struct stapfile *res = NULL;
+	diag_error_kind = "parse error";
 	source_register(filename, text);
 	bad = lex_file(filename, text, &raw);
 	if (bad) {
 		free(raw.t);
-		return NULL;
+		goto out;
 	}
 	if (!config_set) {
 		pp_config_defaults(&config);
@@ -1088,7 +1261,7 @@ struct stapfile *parse_script(const char *filename, const char *text,
 	if (preprocess(&raw, &toks, script_argc, script_argv, &config) < 0) {
 		free(raw.t);
 		free(toks.t);
-		return NULL;
+		goto out;
 	}
 	memset(&p, 0, sizeof(p));
 	p.t = toks.t;
@@ -1097,11 +1270,11 @@ struct stapfile *parse_script(const char *filename, const char *text,
 	p.f->name = filename;
 	p.f->is_tapset = is_tapset;
 	free(raw.t);
-	if (setjmp(p.fail)) {
-		free(toks.t);
-		return NULL;
-	}
 	parse_toplevel(&p);
 	free(toks.t);
-	return p.f;
+	if (!p.errors)
+		res = p.f;
+out:
+	diag_error_kind = kind;
+	return res;
 }

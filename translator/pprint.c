@@ -174,7 +174,8 @@ void pprint_expr(struct strbuf *out, const struct expr *e, int top)
 		break;
 	case E_ENTRY:
 	case E_DEFINED:
-		strbuf_add(out, e->kind == E_ENTRY ? "@entry(" : "@defined(");
+		strbuf_add(out, e->kind == E_ENTRY ? "@entry(" :
+			   e->name ? "@probewrite(" : "@defined(");
 		pprint_expr(out, e->a, 1);
 		strbuf_addc(out, ')');
 		break;

@@ -18,14 +18,24 @@ struct macro {
 };
 static struct macro *macros;
 
+void preproc_reset(void)
+{
+	macros = NULL;
+}
+
 struct pp {
 	struct tokvec *out;
 	const struct pp_config *cfg;
 	int argc;
 	char **argv;
 	int depth;
+	long expanded;     /* tokens produced by macro expansion so far */
 	jmp_buf fail;
 };
+
+/* Macro expansion producing more tokens than this in one file is an
+ * error (macros that repeat their arguments grow exponentially). */
+#define MAX_EXPANDED_TOKENS 500000
 
 static void __attribute__((noreturn, format(printf, 3, 4)))
 pp_fail(struct pp *pp, const struct token *t, const char *fmt, ...)
@@ -197,6 +207,26 @@ static struct value cond_operand(struct pp *pp, struct cond *c)
 			v.n = cfg->guru_mode;
 			return v;
 		}
+		if (!strcmp(t->text, "@defined")) {
+			/* @defined(EXPR): the target variables it usually tests
+			 * are not available to scripts yet, so it is false;
+			 * the parenthesised expression is skipped */
+			int depth = 0;
+			if (c->pos >= c->end || !tok_is(&c->t[c->pos], "("))
+				pp_fail(pp, t, "expected '(' after @defined");
+			do {
+				const struct token *u = &c->t[c->pos++];
+				if (tok_is(u, "("))
+					depth++;
+				else if (tok_is(u, ")"))
+					depth--;
+			} while (depth > 0 && c->pos < c->end);
+			if (depth > 0)
+				pp_fail(pp, t, "unbalanced parentheses in @defined(...)");
+			v.kind = V_NUM;
+			v.n = 0;
+			return v;
+		}
 		if (!strncmp(t->text, "CONFIG_", 7)) {
 			const char *val = cfg->config_lookup(t->text, cfg->config_data);
 			v.kind = V_GLOB;
@@ -215,7 +245,8 @@ static struct value cond_operand(struct pp *pp, struct cond *c)
 	}
 	pp_fail(pp, t, "unexpected %s in a preprocessor condition (expected kernel_v, "
 		"kernel_vr, arch, runtime, systemtap_v, systemtap_privilege, "
-		"guru_mode, CONFIG_*, $#, a number or a string)", tok_describe(t));
+		"guru_mode, CONFIG_*, @defined(...), $#, a number or a string)",
+		tok_describe(t));
 }
 
 static int cond_or(struct pp *pp, struct cond *c);
@@ -227,11 +258,13 @@ static int cond_compare(struct pp *pp, struct cond *c)
 	const struct token *op = &c->t[c->pos];
 	static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", NULL };
 	int i, r;
-	if (c->pos >= c->end)
-		pp_fail(pp, op, "expected a comparison operator in the preprocessor condition");
-	for (i = 0; ops[i]; i++)
+	for (i = 0; c->pos < c->end && ops[i]; i++)
 		if (tok_is(op, ops[i]))
 			break;
+	if (l.kind == V_NUM && (c->pos >= c->end || !ops[i]))
+		return l.n != 0;   /* a number alone (guru_mode, @defined(...)) */
+	if (c->pos >= c->end)
+		pp_fail(pp, op, "expected a comparison operator in the preprocessor condition");
 	if (!ops[i])
 		pp_fail(pp, op, "expected a comparison operator, found %s", tok_describe(op));
 	c->pos++;
@@ -427,7 +460,17 @@ static int expand_macro(struct pp *pp, struct macro *m, const struct token *t,
 		     j < (int)(intptr_t)argend.items[p]; j++)
 			tokvec_push(&body, &t[j]);
 	}
+	pp->expanded += body.n;
+	if (pp->expanded > MAX_EXPANDED_TOKENS) {
+		free(body.t);
+		pp_fail(pp, call, "macro expansion produces more than %d tokens "
+			"(does '@%s' repeat its arguments?)", MAX_EXPANDED_TOKENS,
+			m->name);
+	}
 	process(pp, body.t, body.n);
+	free(body.t);
+	free(argstart.items);
+	free(argend.items);
 	pp->depth--;
 	return i;
 }

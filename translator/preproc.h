@@ -19,6 +19,10 @@
 int preprocess(const struct tokvec *in, struct tokvec *out, int argc,
 	       char **argv, const struct pp_config *cfg);
 
+/* preproc_reset: forget every macro defined so far (their memory is not
+ * freed; the fuzz harness frees it). */
+void preproc_reset(void);
+
 /* pp_config_defaults: fill the NULL fields of *cfg with defaults taken
  * from uname(2) ("kernel" runtime, config read from /boot/config-REL). */
 void pp_config_defaults(struct pp_config *cfg);

@@ -47,6 +47,10 @@ struct session {
 	const char *output_file;    /* -o */
 	int keep_tmpdir;            /* -k */
 	int guru;                   /* -g */
+	int unoptimized;            /* -u: keep unused functions, globals,
+	                             * side-effect-free statements */
+	const char *list_pattern;   /* -l / -L PATTERN: list probe points */
+	int list_vars;              /* -L: with their context variables */
 	struct vec include_dirs;    /* -I: const char * */
 	struct vec defines;         /* -D: "MACRO=VALUE" */
 	struct vec staprun_opts;    /* options passed through to staprun */
@@ -57,6 +61,8 @@ struct session {
 	/* pass 1 */
 	struct stapfile *user;      /* the user's script */
 	struct vec library;         /* struct stapfile *: parsed tapsets */
+	struct vec broken_tapsets;  /* const char *: path, text, path, text...
+	                             * of tapset files that do not parse */
 
 	/* pass 2: the resolved program */
 	struct vec globals;         /* struct sym *: used globals */

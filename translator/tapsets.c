@@ -1,12 +1,16 @@
 /* tapsets.c - pass 1 for the tapset library: parse every *.stp under the
  * tapset directory (and its subdirectories, e.g. linux/) and each -I
  * directory.  A tapset file that fails to parse is left out quietly (its
- * errors are shown with -v); only a script that needs something from it
- * then fails, with an "unresolved" error naming what was missing.
+ * errors are shown with -vv); only a script that needs something from it
+ * then fails, with an "unresolved" error naming what was missing, and
+ * then the errors of the files that would have defined it
+ * (tapset_explain_missing).  Pass 2 resolves only what the script uses.
  */
 #include "tapsets.h"
 #include "parse.h"
+#include "preproc.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -33,7 +37,21 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* load_dir - parse the tapsets under @dir, in name order, recursively. */
+/* wanted_subdir - the subdirectories of a tapset directory that are
+ * searched: linux/ and the one named after the architecture (x86_64/,
+ * arm64/, ...) at the top; the architecture's one inside linux/. */
+static int wanted_subdir(const char *name, int depth)
+{
+	static struct pp_config cfg;
+	if (!cfg.arch)
+		pp_config_defaults(&cfg);
+	if (depth == 0 && !strcmp(name, "linux"))
+		return 1;
+	return depth <= 1 && !strcmp(name, cfg.arch);
+}
+
+/* load_dir - parse the tapsets under @dir (and its wanted
+ * subdirectories), in name order. */
 static void load_dir(struct session *s, const char *dir, int depth)
 {
 	DIR *d = opendir(dir);
@@ -46,28 +64,33 @@ static void load_dir(struct session *s, const char *dir, int depth)
 		if (de->d_name[0] != '.')
 			vec_push(&names, xstrdup(de->d_name));
 	closedir(d);
-	qsort(names.items, names.n, sizeof(void *), cmp_str);
+	if (names.n)
+		qsort(names.items, names.n, sizeof(void *), cmp_str);
 	for (i = 0; i < names.n; i++) {
 		char *path = xasprintf("%s/%s", dir, (char *)names.items[i]);
 		size_t n = strlen(path);
 		struct stat st;
 		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-			if (depth < 4)
+			if (wanted_subdir(names.items[i], depth))
 				load_dir(s, path, depth + 1);
 		} else if (n > 4 && !strcmp(path + n - 4, ".stp")) {
 			char *text = slurp(path);
-			int errs = diag_error_count();
+			int errs = diag_error_count(), quiet = diag_quiet;
 			struct stapfile *f;
-			diag_quiet = stp_verbose < 2;
+			diag_quiet = quiet || stp_verbose < 2;
 			f = text ? parse_script(path, text, 1) : NULL;
-			diag_quiet = 0;
-			if (f)
+			diag_quiet = quiet;
+			if (f) {
 				vec_push(&s->library, f);  /* keeps path */
-			else if (stp_verbose)
-				fprintf(stderr, "stap: tapset %s left out: it "
-					"does not parse\n", path);
+			} else if (text) {
+				vec_push(&s->broken_tapsets, path);
+				vec_push(&s->broken_tapsets, text);
+				if (stp_verbose)
+					fprintf(stderr, "stap: tapset %s left out: "
+						"it does not parse\n", path);
+			}
 			diag_rewind(errs);
-			if (f)
+			if (text)
 				path = NULL;
 		}
 		free(path);
@@ -89,4 +112,47 @@ int load_tapsets(struct session *s)
 	for (i = 0; i < s->include_dirs.n; i++)
 		load_dir(s, s->include_dirs.items[i], 0);
 	return 0;
+}
+
+/* defines_name - does @text seem to define @what @name (e.g. "function
+ * foo" or "probe a.b")?  A textual check: the keyword, blanks, then the
+ * name followed by a character that cannot continue it. */
+static int defines_name(const char *text, const char *what, const char *name)
+{
+	size_t lw = strlen(what), ln = strlen(name);
+	const char *p = text;
+	while ((p = strstr(p, what)) != NULL) {
+		const char *q = p + lw;
+		int start = p == text || !(isalnum((unsigned char)p[-1]) ||
+					    p[-1] == '_');
+		p = q;
+		if (!start || !isspace((unsigned char)*q))
+			continue;
+		while (isspace((unsigned char)*q))
+			q++;
+		if (strncmp(q, name, ln) == 0 &&
+		    !(isalnum((unsigned char)q[ln]) || q[ln] == '_' ||
+		      q[ln] == '.'))
+			return 1;
+	}
+	return 0;
+}
+
+int tapset_explain_missing(struct session *s, const char *what,
+			   const char *name)
+{
+	int i, n = 0;
+	for (i = 0; i + 1 < s->broken_tapsets.n; i += 2) {
+		const char *path = s->broken_tapsets.items[i];
+		const char *text = s->broken_tapsets.items[i + 1];
+		int errs = diag_error_count();
+		if (!defines_name(text, what, name))
+			continue;
+		diag_note(NULL, "tapset %s would define %s '%s', but it does "
+			  "not parse:", path, what, name);
+		parse_script(path, text, 1);
+		diag_rewind(errs);
+		n++;
+	}
+	return n;
 }

@@ -4,9 +4,20 @@
 
 #include "session.h"
 
-/* load_tapsets - parse every tapset file under s->tapset_dir and the -I
- * directories into s->library.  Returns 0, or -1 when the tapset
- * directory is missing. */
+/* load_tapsets - parse the tapset files (*.stp) of s->tapset_dir and of
+ * each -I directory, with their linux/, ARCH/ and linux/ARCH/
+ * subdirectories, into s->library.  Files that do not parse are left out
+ * quietly (their path and text go to s->broken_tapsets, see
+ * tapset_explain_missing).  Returns 0, or -1 when the tapset directory
+ * is missing. */
 int load_tapsets(struct session *s);
+
+/* tapset_explain_missing - after an error for the missing function or
+ * probe alias @name (@what is "function" or "probe"), look for it in the
+ * tapset files left out because they do not parse; for each that seems
+ * to define it, print a note and that file's parse errors.  Returns the
+ * number of such files. */
+int tapset_explain_missing(struct session *s, const char *what,
+			   const char *name);
 
 #endif

@@ -5,7 +5,98 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Under STP_FUZZ, util.h renames free() to stp_free(); "(free)(p)" below
+ * is the libc function itself. */
+#ifdef STP_FUZZ
+void (free)(void *p);
+#endif
+
 int stp_verbose;
+
+#ifdef STP_FUZZ
+/* An open-addressing set of live tracked pointers (NULL = empty slot,
+ * TOMB = deleted). */
+#define TOMB ((void *)1)
+static void **trk;
+static size_t trk_cap, trk_used;
+static int tracking;
+
+static size_t trk_hash(void *p)
+{
+	return ((size_t)p >> 4) * 0x9E3779B97F4A7C15ULL;
+}
+
+static void trk_add(void *p);
+
+static void trk_grow(void)
+{
+	void **old = trk;
+	size_t oc = trk_cap, i;
+	trk_cap = trk_cap ? trk_cap * 2 : 4096;
+	trk = calloc(trk_cap, sizeof(void *));
+	if (!trk)
+		abort();
+	trk_used = 0;
+	for (i = 0; i < oc; i++)
+		if (old[i] && old[i] != TOMB)
+			trk_add(old[i]);
+	(free)(old);
+}
+
+static void trk_add(void *p)
+{
+	size_t i;
+	if ((trk_used + 1) * 2 > trk_cap)
+		trk_grow();
+	for (i = trk_hash(p) & (trk_cap - 1); trk[i] && trk[i] != TOMB;
+	     i = (i + 1) & (trk_cap - 1))
+		;
+	trk[i] = p;
+	trk_used++;
+}
+
+/* trk_del - remove p; 1 if it was tracked */
+static int trk_del(void *p)
+{
+	size_t i;
+	if (!trk_cap)
+		return 0;
+	for (i = trk_hash(p) & (trk_cap - 1); trk[i];
+	     i = (i + 1) & (trk_cap - 1))
+		if (trk[i] == p) {
+			trk[i] = TOMB;
+			return 1;
+		}
+	return 0;
+}
+
+void util_track(int on)
+{
+	tracking = on;
+}
+
+void util_free_tracked(void)
+{
+	size_t i;
+	for (i = 0; i < trk_cap; i++)
+		if (trk[i] && trk[i] != TOMB)
+			(free)(trk[i]);
+	(free)(trk);
+	trk = NULL;
+	trk_cap = trk_used = 0;
+	tracking = 0;
+}
+
+void stp_free(void *p)
+{
+	if (p)
+		trk_del(p);
+	(free)(p);
+}
+#define TRACK(p) do { if (tracking) trk_add(p); } while (0)
+#else
+#define TRACK(p) do { } while (0)
+#endif
 
 static void oom(void)
 {
@@ -18,6 +109,7 @@ void *xmalloc(size_t n)
 	void *p = malloc(n ? n : 1);
 	if (!p)
 		oom();
+	TRACK(p);
 	return p;
 }
 
@@ -26,15 +118,23 @@ void *xcalloc(size_t nmemb, size_t n)
 	void *p = calloc(nmemb ? nmemb : 1, n ? n : 1);
 	if (!p)
 		oom();
+	TRACK(p);
 	return p;
 }
 
 void *xrealloc(void *p, size_t n)
 {
-	p = realloc(p, n ? n : 1);
-	if (!p)
+	void *q;
+	int was = 1;
+#ifdef STP_FUZZ
+	was = p == NULL ? tracking : trk_del(p);
+#endif
+	q = realloc(p, n ? n : 1);
+	if (!q)
 		oom();
-	return p;
+	if (was)
+		TRACK(q);
+	return q;
 }
 
 char *xstrdup(const char *s)
@@ -139,6 +239,11 @@ struct source_text {
 };
 static struct source_text *sources;
 
+void source_reset(void)
+{
+	sources = NULL;
+}
+
 void source_register(const char *file, const char *text)
 {
 	struct source_text *s = xmalloc(sizeof(*s));
@@ -167,8 +272,10 @@ int source_line(const char *file, int line, struct strbuf *out)
 	return 1;
 }
 
-static int n_errors;
+static int n_errors, n_warnings;
 int diag_quiet;
+int diag_no_warnings;
+const char *diag_error_kind = "error";
 
 void diag_rewind(int n)
 {
@@ -202,21 +309,93 @@ static void diag(const char *what, const struct source_loc *loc,
 	free(b.s);
 }
 
+/* warning_seen - 1 if the same warning or error was given at the same
+ * place before (alias expansion copies a body once per alias), else
+ * remember it and return 0. */
+static struct vec warnings_given;
+static int warning_seen(const struct source_loc *loc, const char *fmt,
+			va_list ap)
+{
+	struct strbuf b = {0};
+	int i;
+	if (loc && loc->file)
+		strbuf_printf(&b, "%s:%d:%d:", loc->file, loc->line, loc->col);
+	strbuf_vprintf(&b, fmt, ap);
+	for (i = 0; i < warnings_given.n; i++)
+		if (!strcmp(warnings_given.items[i], b.s)) {
+			free(b.s);
+			return 1;
+		}
+	vec_push(&warnings_given, strbuf_detach(&b));
+	return 0;
+}
+
 void diag_error(const struct source_loc *loc, const char *fmt, ...)
 {
 	va_list ap;
+	if (!diag_quiet) {
+		/* the same error at the same place (an alias body expanded
+		 * several times) is given once */
+		int seen;
+		va_start(ap, fmt);
+		seen = warning_seen(loc, fmt, ap);
+		va_end(ap);
+		if (seen)
+			return;
+	}
 	va_start(ap, fmt);
-	diag("error", loc, fmt, ap);
+	diag(diag_error_kind, loc, fmt, ap);
 	va_end(ap);
 	n_errors++;
+}
+
+void diag_reset(void)
+{
+	memset(&warnings_given, 0, sizeof(warnings_given));
+	n_errors = n_warnings = 0;
 }
 
 void diag_warning(const struct source_loc *loc, const char *fmt, ...)
 {
 	va_list ap;
+	int seen;
+	if (diag_no_warnings || diag_quiet)
+		return;
+	va_start(ap, fmt);
+	seen = warning_seen(loc, fmt, ap);
+	va_end(ap);
+	if (seen)
+		return;
 	va_start(ap, fmt);
 	diag("warning", loc, fmt, ap);
 	va_end(ap);
+	if (!diag_quiet)
+		n_warnings++;
+}
+
+void diag_note(const struct source_loc *loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag("note", loc, fmt, ap);
+	va_end(ap);
+}
+
+int diag_warning_count(void)
+{
+	return n_warnings;
+}
+
+void diag_summary(const char *pass)
+{
+	struct strbuf b = {0};
+	strbuf_printf(&b, "%s failed: %d error%s", pass, n_errors,
+		      n_errors == 1 ? "" : "s");
+	if (n_warnings)
+		strbuf_printf(&b, ", %d warning%s", n_warnings,
+			      n_warnings == 1 ? "" : "s");
+	fprintf(stderr, "%s\n", strbuf_str(&b));
+	free(b.s);
 }
 
 int diag_error_count(void)

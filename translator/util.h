@@ -69,11 +69,48 @@ void diag_error(const struct source_loc *loc, const char *fmt, ...)
 void diag_warning(const struct source_loc *loc, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int diag_error_count(void);
+/* diag_error_kind - the word(s) diag_error prints for the kind of the
+ * error: "parse error" in pass 1, "semantic error" in pass 2 ("error"
+ * otherwise).  Set by the passes. */
+extern const char *diag_error_kind;
+/* diag_note - an extra line ("note: ...") after an error, e.g. the other
+ * place of a conflict; not counted.  loc may be NULL. */
+void diag_note(const struct source_loc *loc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* diag_no_warnings - when nonzero (stap -w), diag_warning prints nothing
+ * and counts nothing. */
+extern int diag_no_warnings;
+/* diag_reset - forget the errors and warnings counted and the warnings
+ * given (the fuzz harness runs many scripts in one process). */
+void diag_reset(void);
+/* diag_warning_count - warnings printed so far (a warning repeated at
+ * the same place is printed and counted once). */
+int diag_warning_count(void);
+/* diag_summary - print the one-line summary of a failed pass on stderr:
+ * "PASS failed: N errors[, M warnings]" (PASS e.g. "Pass 1 (parse)"). */
+void diag_summary(const char *pass);
 /* diag_quiet - while nonzero, diagnostics are counted but not printed
  * (used for tapset files, whose errors matter only if they are used).
  * diag_rewind - forget errors counted after the count was @n. */
 extern int diag_quiet;
 void diag_rewind(int n);
+
+/* Allocation tracking, compiled in only with -DSTP_FUZZ (the fuzz target
+ * runs passes 1-2 many times in one process; the translator never frees
+ * its tree, so the harness frees everything allocated during one input).
+ * util_track(1): from now on remember every x*alloc'd block.
+ * util_free_tracked(): free every remembered block still live, then stop
+ * tracking.  free() is redirected to stp_free so that blocks the
+ * translator frees itself leave the set. */
+#ifdef STP_FUZZ
+void util_track(int on);
+void util_free_tracked(void);
+void stp_free(void *p);
+#define free(p) stp_free(p)
+#endif
+
+/* source_reset - forget every registered source text. */
+void source_reset(void);
 
 /* verbose level of the stap driver (-v count), read by every pass. */
 extern int stp_verbose;

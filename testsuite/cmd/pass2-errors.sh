@@ -9,8 +9,8 @@ check() {  # script, expected text in stderr
         *) echo "'$1': stderr lacks: $2"; echo "$err"; exit 1 ;;
     esac
 }
-check 'probe begn { }' "<input>:1:7: error: unknown probe point family 'begn'; similar: begin"
-check 'probe begin { x = 1; x = "a" }' "<input>:1:24: error: assignment of a string to a long"
+check 'probe begn { }' "<input>:1:7: semantic error: unknown probe point family 'begn'; similar: begin"
+check 'probe begin { x = 1; x = "a" }' "<input>:1:24: semantic error: assignment of a string to a long"
 check 'probe begin { foo(1) }' "unresolved function 'foo'"
 check 'probe begin { exit(1) }' "function 'exit' is not defined with 1 argument"
 check 'probe begin { printf("%d %s\n", 1) }' "takes 2 arguments but 1 is given"
