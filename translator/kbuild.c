@@ -28,22 +28,6 @@ char *kbuild_dir_for(const char *release)
 	return xasprintf("/lib/modules/%s/build", release);
 }
 
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	struct strbuf b = {0};
-	char buf[65536];
-	size_t n;
-	if (!f)
-		return NULL;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_addn(&b, buf, n);
-	fclose(f);
-	if (len)
-		*len = b.len;
-	return strbuf_detach(&b);
-}
-
 static int write_file(const char *path, const char *data, size_t len)
 {
 	FILE *f = fopen(path, "wb");

@@ -78,16 +78,6 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-static char *read_all(FILE *f)
-{
-	struct strbuf b = {0};
-	char buf[65536];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_addn(&b, buf, n);
-	return strbuf_detach(&b);
-}
-
 static int rm_entry(const char *path, const struct stat *st, int flag,
 		    struct FTW *ftw)
 {
@@ -360,7 +350,7 @@ static int parse_options(struct session *s, int argc, char **argv)
 				s->script_file, strerror(errno));
 			return -1;
 		}
-		s->script_text = read_all(f);
+		s->script_text = read_stream(f, NULL);
 		if (f != stdin)
 			fclose(f);
 	}

@@ -18,20 +18,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	struct strbuf b = {0};
-	char buf[65536];
-	size_t n;
-	if (!f)
-		return NULL;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_addn(&b, buf, n);
-	fclose(f);
-	return strbuf_detach(&b);
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -74,7 +60,7 @@ static void load_dir(struct session *s, const char *dir, int depth)
 			if (wanted_subdir(names.items[i], depth))
 				load_dir(s, path, depth + 1);
 		} else if (n > 4 && !strcmp(path + n - 4, ".stp")) {
-			char *text = slurp(path);
+			char *text = read_file(path, NULL);
 			int errs = diag_error_count(), quiet = diag_quiet;
 			struct stapfile *f;
 			diag_quiet = quiet || stp_verbose < 2;

@@ -160,6 +160,29 @@ char *xasprintf(const char *fmt, ...)
 	return strbuf_detach(&b);
 }
 
+char *read_stream(FILE *f, size_t *len)
+{
+	struct strbuf b = {0};
+	char buf[65536];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_addn(&b, buf, n);
+	if (len)
+		*len = b.len;
+	return strbuf_detach(&b);
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *s;
+	if (!f)
+		return NULL;
+	s = read_stream(f, len);
+	fclose(f);
+	return s;
+}
+
 int vec_push(struct vec *v, void *p)
 {
 	if (v->n == v->cap) {

@@ -10,6 +10,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* xmalloc/xcalloc/xrealloc/xstrdup/xstrndup: like libc, never return NULL. */
 void *xmalloc(size_t n);
@@ -19,6 +20,12 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 /* xasprintf: printf into a new heap string. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* read_stream - the rest of @f as a heap string (NUL-terminated; *len, if
+ * not NULL, gets its length).  read_file - the same for the file at
+ * @path; NULL (errno set) when it cannot be opened. */
+char *read_stream(FILE *f, size_t *len);
+char *read_file(const char *path, size_t *len);
 
 /* vec: a growable array of pointers.  Zero-initialise before use. */
 struct vec {
