@@ -413,19 +413,12 @@ static char *gen_call(struct gen *g, struct expr *e)
 static const char *c_binop(enum stp_op op)
 {
 	switch (op) {
-	case OP_ADD: return "+";
-	case OP_SUB: return "-";
-	case OP_MUL: return "*";
-	case OP_BAND: return "&";
-	case OP_BOR: return "|";
-	case OP_BXOR: return "^";
-	case OP_EQ: return "==";
-	case OP_NE: return "!=";
-	case OP_LT: return "<";
-	case OP_LE: return "<=";
-	case OP_GT: return ">";
-	case OP_GE: return ">=";
-	default: return NULL;
+	case OP_ADD: case OP_SUB: case OP_MUL:
+	case OP_BAND: case OP_BOR: case OP_BXOR:
+	case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
+		return op_text(op);     /* spelled the same in C */
+	default:
+		return NULL;
 	}
 }
 
@@ -475,28 +468,30 @@ static char *gen_logical(struct gen *g, struct expr *e)
 	return t;
 }
 
+/* gen_branch_into - one branch of ?: : evaluate @e (its setup indented
+ * inside the branch) into the temporary @t of type @type. */
+static void gen_branch_into(struct gen *g, const char *t, struct expr *e,
+			    enum stp_type type)
+{
+	char *v;
+	g->indent++;
+	v = gen_expr(g, e);
+	if (type == TYPE_STRING)
+		emit(g, "stp_strcpy(%s, %s);", t, v);
+	else
+		emit(g, "%s = %s;", t, v);
+	free(v);
+	g->indent--;
+}
+
 static char *gen_ternary(struct gen *g, struct expr *e)
 {
-	char *t = new_temp(g, e->type), *cond, *v;
+	char *t = new_temp(g, e->type), *cond;
 	cond = gen_expr(g, e->a);
 	emit(g, "if (%s) {", cond);
-	g->indent++;
-	v = gen_expr(g, e->b);
-	if (e->type == TYPE_STRING)
-		emit(g, "stp_strcpy(%s, %s);", t, v);
-	else
-		emit(g, "%s = %s;", t, v);
-	free(v);
-	g->indent--;
+	gen_branch_into(g, t, e->b, e->type);
 	emit(g, "} else {");
-	g->indent++;
-	v = gen_expr(g, e->c);
-	if (e->type == TYPE_STRING)
-		emit(g, "stp_strcpy(%s, %s);", t, v);
-	else
-		emit(g, "%s = %s;", t, v);
-	free(v);
-	g->indent--;
+	gen_branch_into(g, t, e->c, e->type);
 	emit(g, "}");
 	free(cond);
 	return t;
