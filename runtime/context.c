@@ -94,6 +94,7 @@ void stp_run_probe(const struct stp_probe_desc *p, struct pt_regs *regs,
 	c->error = NULL;
 	c->error_loc = NULL;
 	c->actions = 0;
+	c->rx_ngroups = -1;
 	c->nesting = 0;
 	c->frame_used = 0;
 	sc->pb.len = 0;

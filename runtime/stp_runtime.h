@@ -54,6 +54,53 @@
 
 /* The state of one probe hit.  One per CPU; owned by the handler running
  * on that CPU for the duration of the hit. */
+/* ---- regular expressions (s =~ "re"), see runtime/regex.c ----
+ * The translator compiles each literal pattern into a Pike VM program
+ * (static const data in the module): SAVE 0, <pattern>, SAVE 1, MATCH. */
+#define STP_RX_MAXINSNS 512     /* instructions of one program */
+#define STP_RX_MAXGROUPS 10     /* group 0 (whole match) and groups 1..9 */
+#define STP_RX_NSLOTS (2 * STP_RX_MAXGROUPS)
+#define STP_RX_NONE 0xffff      /* capture slot not set */
+
+enum stp_rx_op {
+	STP_RX_CHAR,    /* the byte arg */
+	STP_RX_ANY,     /* any byte */
+	STP_RX_CLASS,   /* a byte of class x (256-bit bitmap) */
+	STP_RX_SPLIT,   /* continue at x, and (lower priority) at y */
+	STP_RX_JMP,     /* continue at x */
+	STP_RX_SAVE,    /* capture slot arg = the current offset */
+	STP_RX_BOL,     /* at offset 0 */
+	STP_RX_EOL,     /* at the end of the subject */
+	STP_RX_MATCH,
+};
+
+struct stp_rx_insn {
+	u8 op, arg;
+	u16 x, y;
+};
+
+struct stp_regex {
+	const struct stp_rx_insn *insns;
+	const u32 (*classes)[8];
+	u16 len;                /* instructions (<= STP_RX_MAXINSNS) */
+	u8 ngroups;             /* parenthesized groups of the pattern */
+};
+
+/* One Pike VM thread: its instruction and its capture offsets. */
+struct stp_rx_thread {
+	u16 pc;
+	u16 caps[STP_RX_NSLOTS];
+};
+
+/* The matcher's scratch space (in the per-CPU context: no allocation). */
+struct stp_rx_work {
+	struct stp_rx_thread list[2][STP_RX_MAXINSNS];
+	u32 mark[STP_RX_MAXINSNS];          /* step that added pc, + 1 */
+	u32 stack[2 * STP_RX_MAXINSNS + 2];  /* closure work: pc, or a slot
+					     * to restore (see regex.c) */
+	u16 cur[STP_RX_NSLOTS];
+};
+
 struct stp_context {
 	const struct stp_probe_desc *probe; /* the probe being run */
 	struct pt_regs *regs;      /* registers at the probe point, or NULL */
@@ -67,6 +114,11 @@ struct stp_context {
 	size_t frame_used;         /* bytes in use in frames[] */
 	char tok_buf[MAXSTRINGLEN]; /* tokenize(): the string being split */
 	size_t tok_pos;            /* ... and the offset of the next token */
+	int rx_ngroups;            /* groups of the last regex match attempt
+	                            * of this hit; -1: none or it failed */
+	u16 rx_caps[STP_RX_NSLOTS]; /* its capture offsets in rx_subject */
+	char rx_subject[MAXSTRINGLEN]; /* a copy of its subject */
+	struct stp_rx_work rx_work; /* the matcher's scratch space */
 	char frames[STP_CONTEXT_STACK]; /* locals of the running probe and
 	                                 * script functions, bump-allocated */
 };
@@ -104,6 +156,20 @@ static inline int stp_uncatchable(const struct stp_context *c)
 {
 	return c->actions > MAXACTION;
 }
+
+/* stp_regex_match - search @s for the pattern compiled into @re
+ * (unanchored; POSIX leftmost-longest overall match; group boundaries
+ * follow greedy, leftmost-first priority within that match).
+ * @c: context (scratch space; the last match's state); @re: program made
+ * by the translator; @s: NUL-terminated subject (at most MAXSTRINGLEN
+ * bytes are looked at).
+ * Returns 1 on a match, 0 otherwise.  After a match c->rx_subject holds a
+ * copy of @s and c->rx_caps the group offsets (c->rx_ngroups groups);
+ * after a failure c->rx_ngroups is -1.
+ * Context: any; no allocation, no recursion, does not sleep; work is
+ * O(strlen(s) * re->len * STP_RX_NSLOTS). */
+int stp_regex_match(struct stp_context *c, const struct stp_regex *re,
+		    const char *s);
 
 /* stp_frame_push - allocate @size zeroed bytes for a probe's or function's
  * locals.  Returns NULL and records an error ("MAXNESTING exceeded" or

@@ -14,6 +14,7 @@
 #include "tapsets.h"
 #include "printf_fmt.h"
 #include "warnings.h"
+#include "regex_comp.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -485,6 +486,30 @@ struct infer {
 	struct functiondecl *func;
 };
 
+/* check_regex - the right side of =~ / !~ must be a literal string
+ * holding a valid regular expression (compiled again in pass 3). */
+static void check_regex(struct expr *e)
+{
+	struct rx_prog prog;
+	char *err;
+	if (e->b->kind != E_STR) {
+		diag_error(&e->b->loc, "the regular expression of %s must be "
+			   "a literal string", op_text(e->op));
+		return;
+	}
+	if (strlen(e->b->str) != e->b->str_len) {
+		diag_error(&e->b->loc, "bad regular expression: it contains "
+			   "a NUL byte");
+		return;
+	}
+	if (rx_compile(e->b->str, &prog, &err)) {
+		diag_error(&e->b->loc, "%s", err);
+		free(err);
+		return;
+	}
+	rx_free(&prog);
+}
+
 /* settle - merge type @t into *slot.  Conflicts are reported in the last
  * walk only, naming @what. */
 static void settle(struct infer *in, enum stp_type *slot,
@@ -669,6 +694,8 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 			expect(in, e->a, TYPE_STRING);
 			expect(in, e->b, TYPE_STRING);
 			t = e->op == OP_CONCAT ? TYPE_STRING : TYPE_LONG;
+			if (in->report && e->op != OP_CONCAT)
+				check_regex(e);
 			break;
 		case OP_EQ: case OP_NE: case OP_LT:
 		case OP_LE: case OP_GT: case OP_GE:

@@ -6,6 +6,7 @@
  */
 #include "codegen_int.h"
 #include "printf_fmt.h"
+#include "regex_comp.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -497,6 +498,37 @@ static char *gen_ternary(struct gen *g, struct expr *e)
 	return t;
 }
 
+/* gen_regex - `a =~ "re"` / `a !~ "re"`: the pattern, compiled here,
+ * becomes block-scope static const data for stp_regex_match. */
+static char *gen_regex(struct gen *g, struct expr *e, const char *a)
+{
+	struct rx_prog prog;
+	struct strbuf data = { 0 };
+	char *err, *name, *t, *line, *nl;
+	if (e->b->kind != E_STR || rx_compile(e->b->str, &prog, &err)) {
+		unsupported(g, &e->loc, "this regular expression");
+		return xstrdup("0");
+	}
+	name = xasprintf("rx%d", g->nlabels++);
+	rx_c_data(&prog, name, &data);
+	rx_free(&prog);
+	t = new_temp(g, TYPE_LONG);
+	emit(g, "{");
+	g->indent++;
+	for (line = data.s; line && *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		*nl = '\0';
+		emit(g, "%s", line);
+	}
+	emit(g, "%s = %sstp_regex_match(c, &%s, %s);", t,
+	     e->op == OP_NMATCH ? "!" : "", name, a);
+	g->indent--;
+	emit(g, "}");
+	free(data.s);
+	free(name);
+	return t;
+}
+
 static char *gen_binary(struct gen *g, struct expr *e)
 {
 	char *a, *b, *r;
@@ -509,8 +541,7 @@ static char *gen_binary(struct gen *g, struct expr *e)
 		emit(g, "stp_strcpy(%s, %s);", r, a);
 		emit(g, "stp_strcat(%s, %s);", r, b);
 	} else if (e->op == OP_MATCH || e->op == OP_NMATCH) {
-		unsupported(g, &e->loc, "regular expression matching");
-		r = xstrdup("0");
+		r = gen_regex(g, e, a);
 	} else if (c_binop(e->op) && e->op >= OP_EQ && e->a->type == TYPE_STRING) {
 		r = xasprintf("((s64)(strcmp(%s, %s) %s 0))", a, b,
 			      c_binop(e->op));
