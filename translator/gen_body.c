@@ -641,11 +641,23 @@ static char *gen_expr(struct gen *g, struct expr *e)
 
 /* ---- statements --------------------------------------------------- */
 
+/* gen_loop_body - a loop body, with break and continue going to @brk and
+ * @cont; the enclosing loop's targets are restored afterwards. */
+static void gen_loop_body(struct gen *g, struct stmt *body, const char *brk,
+			  const char *cont)
+{
+	const char *obrk = g->brk_label, *ocont = g->cont_label;
+	g->brk_label = brk;
+	g->cont_label = cont;
+	gen_stmt(g, body);
+	g->brk_label = obrk;
+	g->cont_label = ocont;
+}
+
 static void gen_loop(struct gen *g, struct stmt *st)
 {
 	char *brk = new_label(g, "brk"), *cont = new_label(g, "cont");
-	const char *obrk = g->brk_label, *ocont = g->cont_label;
-	char *v;
+		char *v;
 	if (st->init) {
 		v = gen_expr(g, st->init);
 		emit(g, "(void)(%s);", v);
@@ -658,11 +670,7 @@ static void gen_loop(struct gen *g, struct stmt *st)
 		emit(g, "if (!(%s)) break;", v);
 		free(v);
 	}
-	g->brk_label = brk;
-	g->cont_label = cont;
-	gen_stmt(g, st->body);
-	g->brk_label = obrk;
-	g->cont_label = ocont;
+	gen_loop_body(g, st->body, brk, cont);
 	g->indent--;
 	emit(g, "%s: ;", cont);
 	g->indent++;
@@ -733,8 +741,7 @@ static void gen_foreach(struct gen *g, struct stmt *st)
 {
 	const struct sym *y = st->array ? st->array->sym : NULL;
 	char *brk, *cont, *T, *E, *N, *lim = NULL, *cnt = NULL, *l, *v;
-	const char *obrk = g->brk_label, *ocont = g->cont_label;
-	int i;
+		int i;
 	if (!is_map(y)) {
 		unsupported(g, &st->loc, "foreach over this expression");
 		return;
@@ -780,11 +787,7 @@ static void gen_foreach(struct gen *g, struct stmt *st)
 			emit(g, "%s = stp_map_iter_val_long(%s, %s);", r, T, E);
 		free(r);
 	}
-	g->brk_label = brk;
-	g->cont_label = cont;
-	gen_stmt(g, st->body);
-	g->brk_label = obrk;
-	g->cont_label = ocont;
+	gen_loop_body(g, st->body, brk, cont);
 	g->indent--;
 	emit(g, "%s: ;", cont);
 	emit(g, "}");
