@@ -237,6 +237,7 @@ static ssize_t stp_ctl_dequeue(char *dst, size_t max)
 {
 	unsigned long flags;
 	size_t n = 0;
+	bool too_big;
 
 	raw_spin_lock_irqsave(&stp_ctl_lock, flags);
 	while (n < stp_ctl_len) {
@@ -254,8 +255,11 @@ static ssize_t stp_ctl_dequeue(char *dst, size_t max)
 		memmove(stp_ctl_queue, stp_ctl_queue + n, stp_ctl_len - n);
 		stp_ctl_len -= n;
 	}
+	/* decided under the lock: a message queued just after the unlock
+	 * must not look like one too big for @max */
+	too_big = !n && stp_ctl_len;
 	raw_spin_unlock_irqrestore(&stp_ctl_lock, flags);
-	if (!n && READ_ONCE(stp_ctl_len))
+	if (too_big)
 		return -EMSGSIZE;
 	return n;
 }
