@@ -65,6 +65,10 @@ static void usage(FILE *f)
 "  -s NUM      output buffer size in MB (passed to staprun)\n"
 "  -b          bulk (per-CPU) output (passed to staprun)\n"
 "  -V          print the version\n"
+"  --sysroot=DIR    look for the kernel's /boot, debuginfo and modules\n"
+"                   under DIR (for -r KVER of another machine)\n"
+"  --btf            resolve kernel types and parameters from BTF only,\n"
+"                   even when DWARF debuginfo is installed\n"
 "  --disable-cache  neither use nor fill the module cache\n"
 "  --poison-cache   rebuild the module, replacing the cached one\n"
 "  --clean-cache    clean the cache (alone: just that, then exit)\n"
@@ -121,7 +125,8 @@ static char *path_env(const char *var, const char *dflt)
  * stored there.  A cached module is built as stap_<hash prefix> and run
  * with staprun -R (inserted as stap_<hash prefix>_<pid>).  With -m NAME
  * the module is neither looked up nor stored: it keeps its exact name. */
-enum { OPT_DISABLE_CACHE = 0x100, OPT_POISON_CACHE, OPT_CLEAN_CACHE };
+enum { OPT_DISABLE_CACHE = 0x100, OPT_POISON_CACHE, OPT_CLEAN_CACHE,
+       OPT_SYSROOT, OPT_BTF };
 
 static struct {
 	int disable, poison, clean;   /* --disable/poison/clean-cache */
@@ -263,6 +268,8 @@ static int parse_options(struct session *s, int argc, char **argv)
 		{ "disable-cache", no_argument, NULL, OPT_DISABLE_CACHE },
 		{ "poison-cache", no_argument, NULL, OPT_POISON_CACHE },
 		{ "clean-cache", no_argument, NULL, OPT_CLEAN_CACHE },
+		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+		{ "btf", no_argument, NULL, OPT_BTF },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -319,6 +326,8 @@ static int parse_options(struct session *s, int argc, char **argv)
 		case 'T': add_opt(s, "-T", optarg); break;
 		case 'F': add_opt(s, "-F", NULL); break;
 		case 'G': vec_push(&module_params, xstrdup(optarg)); break;
+		case OPT_SYSROOT: s->sysroot = optarg; break;
+		case OPT_BTF: s->btf_only = 1; break;
 		default:
 			if (cache_option(c))
 				break;

@@ -14,8 +14,16 @@ enum dp_kind {
 	DP_BEGIN,
 	DP_END,
 	DP_TIMER,
-	DP_KPROBE,
+	DP_KPROBE,       /* kprobe.*, kernel.function, module().function,
+	                  * kernel.statement: symbol + offset */
+	DP_TRACEPOINT,   /* kernel.trace("SUBSYS:NAME") */
+	DP_PROFILE,      /* timer.profile: every CPU's tick */
+	DP_PERF,         /* perf.* events */
 };
+
+struct dbg_function;
+struct dbg_provider;
+struct ksyms;
 
 /* A derived probe: one concrete probe point of a script probe, resolved
  * by its family (families.c) into what the runtime registers. */
@@ -31,6 +39,10 @@ struct derived_probe {
 	int is_return;
 	int64_t maxactive;
 	int optional;
+	struct dbg_function *fn;    /* kernel.function & co, kernel.trace: what
+	                             * target variables are resolved against */
+	void *tvars;                /* pass 2 (tvar.c): the target-variable
+	                             * accesses of this derived probe */
 };
 
 struct session {
@@ -44,6 +56,8 @@ struct session {
 	int module_name_given;
 	const char *kernel_release; /* -r KVER, or uname -r */
 	const char *kernel_build;   /* the kbuild directory for it */
+	const char *sysroot;        /* --sysroot: root of the target's files */
+	int btf_only;               /* --btf: no DWARF even if installed */
 	const char *output_file;    /* -o */
 	int keep_tmpdir;            /* -k */
 	int guru;                   /* -g */
@@ -69,6 +83,12 @@ struct session {
 	struct vec functions;       /* struct functiondecl *: used functions */
 	struct vec probes;          /* struct probe *: probes with a derived point */
 	struct vec derived;         /* struct derived_probe * */
+
+	/* pass 2: kernel information, opened on first use (dbginfo.c) */
+	struct dbg_provider *dbg;   /* DWARF, or BTF */
+	struct dbg_provider *btf;   /* BTF (tracepoints) */
+	struct ksyms *ksyms;        /* ksyms.c */
+	int dbg_tried, btf_tried, ksyms_tried;
 };
 
 #endif
