@@ -203,6 +203,8 @@ static const struct family families[] = {
 	{ "end", match_begin_end },
 	{ "timer", match_timer },
 	{ "kprobe", match_kprobe },
+	{ "kernel", match_kernel },
+	{ "module", match_kernel },
 };
 
 /* edit_distance - Levenshtein distance, for "did you mean" suggestions */
@@ -272,6 +274,18 @@ const char *const *family_templates(void)
 		"kprobe.function(STRING).return.maxactive(NUMBER)",
 		"kprobe.module(STRING).function(STRING)",
 		"kprobe.module(STRING).function(STRING).return",
+		"kernel.function(STRING)", "kernel.function(STRING).call",
+		"kernel.function(STRING).return",
+		"kernel.function(STRING).return.maxactive(NUMBER)",
+		"kernel.function(STRING).inline",
+		"kernel.function(STRING).exported",
+		"kernel.statement(STRING)", "kernel.statement(NUMBER).absolute",
+		"kernel.trace(STRING)",
+		"module(STRING).function(STRING)",
+		"module(STRING).function(STRING).call",
+		"module(STRING).function(STRING).return",
+		"module(STRING).function(STRING).inline",
+		"module(STRING).statement(STRING)",
 		NULL,
 	};
 	return t;

@@ -3,6 +3,7 @@
 #include "aliases.h"
 #include "elaborate.h"
 #include "parse.h"
+#include "tvar.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -168,9 +169,23 @@ int list_probe_points(struct session *s, struct strbuf *out)
 		struct probe pr = {0};
 		int errs = diag_error_count();
 		memset(&sub.derived, 0, sizeof(sub.derived));
-		if (derive_point(&sub, &pr, pat) == 0 && sub.derived.n)
-			vec_push(&lines, probe_point_str(pat));
-		else
+		if (derive_point(&sub, &pr, pat) == 0 && sub.derived.n) {
+			for (i = 0; i < sub.derived.n; i++) {
+				struct derived_probe *d = sub.derived.items[i];
+				struct strbuf l = {0};
+				strbuf_add(&l, d->pp_text ? d->pp_text
+					   : probe_point_str(pat));
+				if (s->list_vars)
+					tvar_list(&sub, d, &l);
+				for (j = 0; j < lines.n; j++)
+					if (!strcmp(lines.items[j], l.s))
+						break;
+				if (j < lines.n)
+					free(l.s);
+				else
+					vec_push(&lines, l.s);
+			}
+		} else
 			diag_rewind(errs);
 	} else {
 		for (t = family_templates(); *t; t++)

@@ -39,6 +39,8 @@ struct derived_probe {
 	int is_return;
 	int64_t maxactive;
 	int optional;
+	int wildcard;               /* one of many points a pattern matched:
+	                             * failing to register it is a warning */
 	struct dbg_function *fn;    /* kernel.function & co, kernel.trace: what
 	                             * target variables are resolved against */
 	void *tvars;                /* pass 2 (tvar.c): the target-variable

@@ -1,0 +1,253 @@
+/* family_kernel.c - probe points resolved through the kernel's debugging
+ * information:
+ *
+ *   kernel.function("PATTERN[@FILE[:LINE]]")[.call|.inline|.exported]
+ *   kernel.function("PATTERN[@FILE[:LINE]]").return[.maxactive(N)]
+ *   module("MOD").function("PATTERN[@FILE[:LINE]]")...  (same suffixes)
+ *   kernel.statement("PATTERN@FILE:LINE"), module("MOD").statement(...)
+ *   kernel.statement(ADDR).absolute   (guru mode)
+ *   kernel.trace("SUBSYS:NAME")       (family_trace, btf/tracepoints.c)
+ *
+ * Each function (or inline instance, or statement address) found by the
+ * session's provider (dbginfo.h) becomes one derived kprobe registered at
+ * symbol + offset, carrying the provider's dbg_function so that target
+ * variables can be resolved for it.
+ */
+#include "dbginfo.h"
+#include "elaborate.h"
+#include "ksyms.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static struct pp_component *comp(struct probe_point *pp, int i)
+{
+	return i < pp->components.n ? pp->components.items[i] : NULL;
+}
+
+static int is(struct pp_component *c, const char *name)
+{
+	return c && strcmp(c->name, name) == 0;
+}
+
+/* split_spec - "PATTERN[@FILE[:LINE]]" into its parts (heap strings). */
+static int split_spec(const char *spec, struct dbg_query *q,
+		      const struct source_loc *loc)
+{
+	const char *at = strchr(spec, '@');
+	if (!at) {
+		q->func = xstrdup(spec);
+		return 0;
+	}
+	q->func = xstrndup(spec, at - spec);
+	{
+		const char *colon = strrchr(at + 1, ':');
+		if (colon) {
+			char *end;
+			long l = strtol(colon + 1, &end, 10);
+			if (*end || l <= 0) {
+				diag_error(loc, "bad line number '%s' in \"%s\" "
+					   "(expected FUNC@FILE:LINE)", colon + 1,
+					   spec);
+				return -1;
+			}
+			q->line = l;
+			q->file = xstrndup(at + 1, colon - at - 1);
+		} else
+			q->file = xstrdup(at + 1);
+	}
+	if (!*q->func)
+		q->func = "*";
+	return 0;
+}
+
+/* canonical_pp - the pp() text of one derived probe:
+ * kernel.function("vfs_read@fs/read_write.c:450").return */
+static char *canonical_pp(const struct dbg_function *fn, int statement,
+			  int is_return, const char *suffix)
+{
+	struct strbuf b = {0};
+	if (fn->module)
+		strbuf_printf(&b, "module(\"%s\").", fn->module);
+	else
+		strbuf_add(&b, "kernel.");
+	strbuf_printf(&b, "%s(\"%s", statement ? "statement" : "function",
+		      fn->name);
+	if (fn->file) {
+		strbuf_printf(&b, "@%s", fn->file);
+		if (fn->line)
+			strbuf_printf(&b, ":%d", fn->line);
+	}
+	strbuf_add(&b, "\")");
+	if (is_return)
+		strbuf_add(&b, ".return");
+	if (suffix)
+		strbuf_add(&b, suffix);
+	return b.s;
+}
+
+static struct derived_probe *new_kprobe(struct session *s, struct probe *p,
+					struct probe_point *pp)
+{
+	struct derived_probe *d = xcalloc(1, sizeof(*d));
+	d->kind = DP_KPROBE;
+	d->probe = p;
+	d->point = pp;
+	d->optional = pp->optional;
+	vec_push(&s->derived, d);
+	return d;
+}
+
+/* statement(ADDR).absolute: guru mode only, registered at the symbol
+ * containing ADDR so that KASLR does not matter. */
+static int match_absolute(struct session *s, struct probe *p,
+			  struct probe_point *pp, struct pp_component *c)
+{
+	struct ksyms *k;
+	struct derived_probe *d;
+	const char *sym;
+	uint64_t off;
+	if (!s->guru) {
+		diag_error(&pp->loc, "kernel.statement(ADDR).absolute is "
+			   "allowed in guru mode (-g) only");
+		return -1;
+	}
+	if (!(k = ksyms_for(s)))
+		return -1;
+	sym = ksyms_symbol_at(k, (uint64_t)c->arg->num, &off);
+	if (!sym) {
+		diag_error(&c->arg->loc, "no kernel function contains address "
+			   "0x%llx", (unsigned long long)c->arg->num);
+		return -1;
+	}
+	d = new_kprobe(s, p, pp);
+	d->symbol = xstrdup(sym);
+	d->offset = off;
+	d->pp_text = probe_point_str(pp);
+	return 0;
+}
+
+/* match_kernel - kernel.* and module("M").* points */
+int match_kernel(struct session *s, struct probe *p, struct probe_point *pp)
+{
+	struct pp_component *c = comp(pp, 0);
+	struct dbg_query q = {0};
+	struct dbg_provider *prov;
+	struct vec found = {0};
+	const char *spec, *what;
+	int i = 1, is_return = 0, statement, n, k;
+	int64_t maxactive = 0;
+	const char *suffix = NULL;
+
+	if (is(c, "module")) {
+		if (!c->arg || c->arg->kind != E_STR) {
+			diag_error(&pp->loc, "module needs a name: "
+				   "module(\"MOD\").function(\"FUNC\")");
+			return -1;
+		}
+		q.module = c->arg->str;
+	}
+	c = comp(pp, 1);
+	if (!q.module && is(c, "trace"))
+		return match_kernel_trace(s, p, pp);
+	if (!is(c, "function") && !is(c, "statement")) {
+		diag_error(&pp->loc, "expected %s.function(\"PATTERN\")%s or "
+			   "%s.statement(\"PATTERN@FILE:LINE\")",
+			   q.module ? "module(\"MOD\")" : "kernel",
+			   q.module ? "" : ", kernel.trace(\"SUBSYS:NAME\")",
+			   q.module ? "module(\"MOD\")" : "kernel");
+		return -1;
+	}
+	what = c->name;
+	statement = is(c, "statement");
+	if (statement && c->arg && c->arg->kind == E_NUM &&
+	    is(comp(pp, 2), "absolute") && !comp(pp, 3) && !q.module)
+		return match_absolute(s, p, pp, c);
+	if (!c->arg || c->arg->kind != E_STR) {
+		diag_error(c->arg ? &c->arg->loc : &pp->loc,
+			   "%s needs a string: %s(\"PATTERN[@FILE[:LINE]]\")",
+			   what, what);
+		return -1;
+	}
+	spec = c->arg->str;
+	if (split_spec(spec, &q, &c->arg->loc) < 0)
+		return -1;
+	if (statement) {
+		if (!q.line) {
+			diag_error(&c->arg->loc, "statement needs a line: "
+				   "statement(\"FUNC@FILE:LINE\")");
+			return -1;
+		}
+		q.flags |= DBG_Q_STATEMENT;
+	}
+	for (c = comp(pp, ++i); c; c = comp(pp, ++i)) {
+		if (statement) {
+			diag_error(&pp->loc, "unexpected '.%s' after %s.statement",
+				   c->name, q.module ? "module" : "kernel");
+			return -1;
+		}
+		if (is(c, "return") && !c->arg && !(q.flags & DBG_Q_INLINE)) {
+			is_return = 1;
+			q.flags |= DBG_Q_CALL;
+		} else if (is(c, "call") && !c->arg && !is_return &&
+			   !(q.flags & DBG_Q_INLINE)) {
+			q.flags |= DBG_Q_CALL;
+			suffix = ".call";
+		} else if (is(c, "inline") && !c->arg && !is_return &&
+			   !(q.flags & DBG_Q_CALL)) {
+			q.flags |= DBG_Q_INLINE;
+			suffix = ".inline";
+		} else if (is(c, "exported") && !c->arg) {
+			q.flags |= DBG_Q_EXPORTED;
+		} else if (is(c, "maxactive") && is_return) {
+			if (!c->arg || c->arg->kind != E_NUM || c->arg->num <= 0) {
+				diag_error(&pp->loc, "maxactive needs a positive "
+					   "number: .return.maxactive(N)");
+				return -1;
+			}
+			maxactive = c->arg->num;
+		} else {
+			diag_error(&pp->loc, "unexpected '.%s' in %s (expected "
+				   ".call, .return, .inline, .exported or "
+				   ".return.maxactive(N))", c->name,
+				   probe_point_str(pp));
+			return -1;
+		}
+	}
+	if (!(prov = dbg_provider_for(s)))
+		return -1;
+	n = prov->find_functions(prov, &q, &found);
+	if (n < 0)
+		return -1;
+	if (n == 0) {
+		if (pp->optional)
+			return 0;
+		diag_error(&pp->loc, "%s matches no probeable %s%s%s",
+			   probe_point_str(pp),
+			   (q.flags & DBG_Q_INLINE) ? "inline instance" :
+			   statement ? "statement" : "function",
+			   q.module ? " in module " : "",
+			   q.module ? q.module : "");
+		return -1;
+	}
+	for (k = 0; k < found.n; k++) {
+		struct dbg_function *fn = found.items[k];
+		struct derived_probe *d;
+		if (is_return && fn->inlined)
+			continue;
+		d = new_kprobe(s, p, pp);
+		d->fn = fn;
+		d->symbol = fn->module ? xasprintf("%s:%s", fn->module,
+						   fn->symbol)
+				       : xstrdup(fn->symbol);
+		d->offset = fn->offset;
+		d->is_return = is_return;
+		d->maxactive = maxactive;
+		d->wildcard = found.n > 1;
+		d->pp_text = canonical_pp(fn, statement, is_return,
+					  (q.flags & DBG_Q_EXPORTED) ?
+					  ".exported" : suffix);
+	}
+	free(found.items);
+	return 0;
+}
