@@ -96,6 +96,7 @@ void stp_run_probe(const struct stp_probe_desc *p, struct pt_regs *regs,
 	c->actions = 0;
 	c->rx_ngroups = -1;
 	c->nesting = 0;
+	c->next = 0;
 	c->frame_used = 0;
 	sc->pb.len = 0;
 	/* begin/end run in stapio's process: let their flushes wait for
@@ -129,42 +130,66 @@ void stp_wait_probes_idle(void)
 		msleep(1);
 }
 
-/**
- * stp_frame_push - see stp_runtime.h.  Each push counts one nesting level
- * (c->nesting): the probe body's frame plus up to MAXNESTING nested
- * function frames fit.  Frames are 8-byte aligned and zeroed.
- * Context: probe handler; does not sleep.
- */
-void *stp_frame_push(struct stp_context *c, size_t size, const char *loc)
+/* stp_arena_take - @size bytes (rounded up to 8) from the arena, or NULL
+ * after recording "out of context memory" at @loc. */
+static void *stp_arena_take(struct stp_context *c, size_t size,
+			    const char *loc)
 {
 	size_t sz = ALIGN(size, 8);
 	void *p;
 
-	if (c->nesting > MAXNESTING) {
-		stp_error(c, "MAXNESTING exceeded", loc);
-		return NULL;
-	}
 	if (sz > STP_CONTEXT_STACK - c->frame_used) {
 		stp_error(c, "out of context memory", loc);
 		return NULL;
 	}
 	p = c->frames + c->frame_used;
 	c->frame_used += sz;
-	c->nesting++;
-	memset(p, 0, size);
 	return p;
 }
 
 /**
- * stp_frame_pop - release the most recent frame of @size bytes (the size
- * given to the matching stp_frame_push).  Context: probe handler.
+ * stp_frame_push - see stp_runtime.h.  Each push counts one nesting level
+ * (c->nesting): the probe body's frame plus up to MAXNESTING nested
+ * function frames fit.  Frames are 8-byte aligned; only the first @zero
+ * bytes (the script's locals) are cleared.
+ * Context: probe handler; does not sleep.
  */
-void stp_frame_pop(struct stp_context *c, size_t size)
+void *stp_frame_push(struct stp_context *c, size_t size, size_t zero,
+		     const char *loc)
 {
-	size_t sz = ALIGN(size, 8);
+	void *p;
 
-	if (WARN_ON_ONCE(sz > c->frame_used || c->nesting <= 0))
+	if (c->nesting > MAXNESTING) {
+		stp_error(c, "MAXNESTING exceeded", loc);
+		return NULL;
+	}
+	p = stp_arena_take(c, size, loc);
+	if (!p)
+		return NULL;
+	c->nesting++;
+	memset(p, 0, zero);
+	return p;
+}
+
+/**
+ * stp_frame_pop - release frame @f and whatever the arena holds above it
+ * (foreach snapshots of loops left by return, next or an error).
+ * Context: probe handler.
+ */
+void stp_frame_pop(struct stp_context *c, void *f)
+{
+	size_t at = (char *)f - c->frames;
+
+	if (WARN_ON_ONCE(at > c->frame_used || c->nesting <= 0))
 		return;
-	c->frame_used -= sz;
+	c->frame_used = at;
 	c->nesting--;
+}
+
+/**
+ * stp_arena_alloc - see stp_runtime.h.  Context: probe handler.
+ */
+void *stp_arena_alloc(struct stp_context *c, size_t size, const char *loc)
+{
+	return stp_arena_take(c, size, loc);
 }

@@ -130,7 +130,7 @@ void stp_htab_remove(struct stp_htab *t, struct stp_mentry *e)
 {
 	hlist_del(&e->hnode);
 	list_move_tail(&e->lnode, &t->free);
-	e->live = 0;
+	e->seq = 0;
 	t->count--;
 }
 
@@ -157,7 +157,9 @@ struct stp_mentry *stp_htab_insert(struct stp_htab *t, const union stp_key *keys
 			*(s64 *)p = keys[i].l;
 	}
 	e->hash = stp_key_hash(m, keys);
-	e->live = 1;
+	if (++t->seq == 0)
+		t->seq = 1;
+	e->seq = t->seq;
 	hlist_add_head(&e->hnode, &t->buckets[e->hash & (t->nbuckets - 1)]);
 	list_move_tail(&e->lnode, &t->live);
 	t->count++;
@@ -325,8 +327,13 @@ void stp_map_clear(struct stp_map *m)
 
 /* ---- foreach ---- */
 
-struct stp_htab *stp_map_iter_start(struct stp_context *c, struct stp_map *m,
-				    int col, int dir, const char *loc)
+/* stp_map_prepare - the table a foreach or dump of @m walks: for
+ * statistics the CPUs' parts merged into m->agg, then (@dir +1/-1) its
+ * live list sorted by key @col or the value (statistics: aggregate
+ * @aggr).  NULL after recording an overflow of the merged table. */
+static struct stp_htab *stp_map_prepare(struct stp_context *c,
+					struct stp_map *m, int col, int dir,
+					int aggr, const char *loc)
 {
 	struct stp_htab *t = m->tab;
 
@@ -334,9 +341,8 @@ struct stp_htab *stp_map_iter_start(struct stp_context *c, struct stp_map *m,
 		struct stp_mentry *e, *n;
 		unsigned int cpu;
 
-		/* Refresh the merged table in place (existing entries keep
-		 * their place), so that a foreach nested in another over the
-		 * same statistics leaves the outer loop's position valid. */
+		/* Refresh the merged table in place: entries a running
+		 * (outer) loop still has to visit stay where they are. */
 		t = m->agg;
 		list_for_each_entry(e, &t->live, lnode)
 			stp_stat_reset(m, (void *)stp_ent_ptr(t, e, t->val_off));
@@ -361,28 +367,62 @@ struct stp_htab *stp_map_iter_start(struct stp_context *c, struct stp_map *m,
 				stp_htab_remove(t, e);
 	}
 	if (dir)
-		stp_htab_sort(t, col, dir);
+		stp_htab_sort(t, col, dir, aggr);
 	return t;
 }
 
-void *stp_map_iter_first(struct stp_htab *t)
+/**
+ * stp_map_iter_start - see stp_runtime.h.  The snapshot holds the pool
+ * index of each entry to visit (4 bytes each, from the context's frame
+ * arena) and the table's insertion number, so that entries deleted or
+ * inserted while the loop runs are recognised by stp_map_iter_next.
+ */
+int stp_map_iter_start(struct stp_context *c, struct stp_map *m,
+		       struct stp_iter *it, int col, int dir, int aggr,
+		       s64 limit, const char *loc)
 {
-	return list_first_entry_or_null(&t->live, struct stp_mentry, lnode);
+	struct stp_htab *t;
+	struct stp_mentry *e;
+	u32 n = 0;
+
+	it->mark = c->frame_used;
+	it->n = it->pos = 0;
+	it->t = t = stp_map_prepare(c, m, col, dir, aggr, loc);
+	if (!t)
+		return -1;
+	if (limit > 0)
+		n = limit < t->count ? (u32)limit : t->count;
+	it->order = stp_arena_alloc(c, (size_t)n * sizeof(u32), loc);
+	if (!it->order)
+		return -1;
+	it->seq = t->seq;
+	list_for_each_entry(e, &t->live, lnode) {
+		if (it->n == n)
+			break;
+		it->order[it->n++] = ((char *)e - t->pool) / t->esize;
+	}
+	return 0;
 }
 
-void *stp_map_iter_next(struct stp_htab *t, void *e)
+void *stp_map_iter_next(struct stp_iter *it)
 {
-	struct stp_mentry *x = e;
+	struct stp_htab *t = it->t;
 
-	if (!x->live || list_is_last(&x->lnode, &t->live))
-		return NULL;
-	x = list_next_entry(x, lnode);
-	return x->live ? x : NULL;
+	while (it->pos < it->n) {
+		struct stp_mentry *e = (void *)(t->pool +
+				(size_t)it->order[it->pos++] * t->esize);
+
+		/* skip entries deleted since the start, and slots reused
+		 * by later insertions */
+		if (e->seq && (s32)(e->seq - it->seq) <= 0)
+			return e;
+	}
+	return NULL;
 }
 
-void *stp_map_iter_live(void *e)
+void stp_map_iter_end(struct stp_context *c, struct stp_iter *it)
 {
-	return e && ((struct stp_mentry *)e)->live ? e : NULL;
+	c->frame_used = it->mark;
 }
 
 s64 stp_map_iter_key_long(struct stp_htab *t, void *e, int i)
@@ -426,11 +466,12 @@ void stp_map_dump(struct stp_context *c, struct stp_map *m)
 	struct stp_mentry *e;
 	int i;
 
-	t = stp_map_iter_start(c, m, 0, 0, NULL);
+	t = stp_map_prepare(c, m, 0, 0, 0, NULL);
 	if (!t)
 		return;
 	if (m->val_type == STP_T_STAT && m->nkeys == 0) {
-		e = stp_map_iter_first(t);
+		e = list_first_entry_or_null(&t->live, struct stp_mentry,
+					     lnode);
 		stp_print_str(c, m->name);
 		if (e) {
 			stp_dump_stat(c, (void *)stp_ent_ptr(t, e, t->val_off));

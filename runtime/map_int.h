@@ -19,7 +19,8 @@ struct stp_mentry {
 	struct list_head lnode;    /* live list (insertion/sorted order) or
 	                            * free list */
 	u32 hash;
-	u8 live;
+	u32 seq;                   /* the table's insertion number of this
+	                            * entry; 0 while it is free */
 	u64 data[];
 };
 
@@ -28,6 +29,8 @@ struct stp_htab {
 	struct stp_map *m;
 	u32 nbuckets;              /* power of two */
 	u32 count, max;
+	u32 seq;                   /* insertions so far (never 0 after one;
+	                            * wraps), see struct stp_iter */
 	size_t esize;              /* bytes per entry */
 	size_t key_off[STP_MAX_KEYS], val_off;
 	struct hlist_head *buckets;
@@ -69,13 +72,18 @@ void stp_stat_merge(const struct stp_map *m, struct stp_stat *dst,
 		    const struct stp_stat *src);
 /* stp_stat_reset - make @s the empty statistic. */
 void stp_stat_reset(const struct stp_map *m, struct stp_stat *s);
+/* stp_stat_sort_value - operator @op (not STP_STAT_VARIANCE's error
+ * path: @st must not be empty) of @st, for sorting. */
+s64 stp_stat_sort_value(const struct stp_map *m, const struct stp_stat *st,
+			int op);
 /* stp_stat_value - operator @op of @st, as stp_stat_op. */
-s64 stp_stat_value(struct stp_context *c, const struct stp_stat *st, int op,
-		   const char *loc);
+s64 stp_stat_value(const struct stp_map *m, struct stp_context *c,
+		   const struct stp_stat *st, int op, const char *loc);
 
 /* sort.c */
 /* stp_htab_sort - stable in-place sort of @t's live list by key @col
- * (1-based) or the value (@col <= 0), ascending (@dir 1) or descending. */
-void stp_htab_sort(struct stp_htab *t, int col, int dir);
+ * (1-based) or the value (@col <= 0; statistics by aggregate @aggr, an
+ * enum stp_stat_op), ascending (@dir 1) or descending. */
+void stp_htab_sort(struct stp_htab *t, int col, int dir, int aggr);
 
 #endif

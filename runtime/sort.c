@@ -1,5 +1,7 @@
 /* sort.c - ordering a map's entries for foreach (in place, stable,
- * no allocation: the kernel's list merge sort on the live list). */
+ * no allocation: the kernel's list merge sort on the live list).  Each
+ * foreach then takes its own snapshot of this order (map.c), so sorting
+ * again for a nested loop does not disturb an outer one. */
 #include <linux/module.h>
 #include <linux/list_sort.h>
 #include "map_int.h"
@@ -8,6 +10,7 @@ struct stp_sort_spec {
 	struct stp_htab *t;
 	int col;                   /* 1..nkeys: that key; -1: the value */
 	int dir;                   /* +1 ascending, -1 descending */
+	int aggr;                  /* statistics: enum stp_stat_op sorted by */
 };
 
 static int stp_cmp_long(s64 a, s64 b)
@@ -36,8 +39,10 @@ static int stp_sort_cmp(void *priv, const struct list_head *a,
 	if (type == STP_T_STR)
 		r = strcmp(stp_ent_ptr(t, x, off), stp_ent_ptr(t, y, off));
 	else if (type == STP_T_STAT)
-		r = stp_cmp_long(((struct stp_stat *)stp_ent_ptr(t, x, off))->count,
-				 ((struct stp_stat *)stp_ent_ptr(t, y, off))->count);
+		r = stp_cmp_long(stp_stat_sort_value(t->m,
+				(void *)stp_ent_ptr(t, x, off), s->aggr),
+				 stp_stat_sort_value(t->m,
+				(void *)stp_ent_ptr(t, y, off), s->aggr));
 	else
 		r = stp_cmp_long(*(s64 *)stp_ent_ptr(t, x, off),
 				 *(s64 *)stp_ent_ptr(t, y, off));
@@ -46,12 +51,14 @@ static int stp_sort_cmp(void *priv, const struct list_head *a,
 
 /**
  * stp_htab_sort - sort @t's live list by key @col (1-based) or by value
- * (@col <= 0) in direction @dir (+1/-1).  Stable.  Context: probe
- * handler with the map's lock exclusive; does not sleep or allocate.
+ * (@col <= 0; a statistic by its aggregate @aggr) in direction @dir
+ * (+1/-1).  Stable.  Context: probe handler with the map's lock
+ * exclusive; does not sleep or allocate.
  */
-void stp_htab_sort(struct stp_htab *t, int col, int dir)
+void stp_htab_sort(struct stp_htab *t, int col, int dir, int aggr)
 {
-	struct stp_sort_spec s = { .t = t, .col = col, .dir = dir };
+	struct stp_sort_spec s = { .t = t, .col = col, .dir = dir,
+				   .aggr = aggr };
 
 	if (col > t->m->nkeys)
 		s.col = 0;

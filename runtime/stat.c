@@ -60,6 +60,7 @@ int stp_stat_add(struct stp_context *c, struct stp_map *m,
 	struct stp_htab *t = m->pcpu[smp_processor_id()];
 	struct stp_mentry *e = stp_htab_find(t, keys);
 	struct stp_stat *s;
+	s64 x;
 
 	if (!e)
 		e = stp_htab_insert(t, keys);
@@ -68,12 +69,15 @@ int stp_stat_add(struct stp_context *c, struct stp_map *m,
 		return -1;
 	}
 	s = (void *)stp_ent_ptr(t, e, t->val_off);
+	/* the variance is accumulated over v << var_shift (wrapping) */
+	x = (s64)((u64)v << m->var_shift);
 	if (s->count == 0) {
-		s->min = s->max = s->sum = s->avg = v;
+		s->min = s->max = s->sum = v;
+		s->avg = x;
 		s->count = 1;
 		s->m2 = s->var = 0;
 	} else {
-		s64 delta = v - s->avg;
+		s64 delta = x - s->avg;
 
 		if (v < s->min)
 			s->min = v;
@@ -83,7 +87,7 @@ int stp_stat_add(struct stp_context *c, struct stp_map *m,
 		s->sum += v;
 		/* Welford's running mean and second moment, in integers */
 		s->avg += div64_s64(delta, s->count);
-		s->m2 += delta * (v - s->avg);
+		s->m2 += delta * (x - s->avg);
 		s->var = div64_s64(s->m2, s->count - 1);
 	}
 	if (m->hist.type != STP_HIST_NONE)
@@ -109,8 +113,8 @@ static struct stp_stat *stp_stat_gather(struct stp_map *m,
 	return m->scratch;
 }
 
-s64 stp_stat_value(struct stp_context *c, const struct stp_stat *st, int op,
-		   const char *loc)
+s64 stp_stat_value(const struct stp_map *m, struct stp_context *c,
+		   const struct stp_stat *st, int op, const char *loc)
 {
 	s64 n = st->count;
 
@@ -134,21 +138,41 @@ s64 stp_stat_value(struct stp_context *c, const struct stp_stat *st, int op,
 		 * with avg the merged mean, S1 = sum of count*(avg_i-avg)^2
 		 * (expanded over the accumulators), S2 = sum of
 		 * (count_i-1)*var_i */
-		s64 avg = div64_s64(st->sum, n);
+		int sh = m->var_shift;
+		s64 avg = div64_s64((s64)((u64)st->sum << sh), n), v;
 
 		if (n < 2)
 			return 0;
-		return div64_s64(st->acc_a - 2 * avg * st->acc_b + avg * avg * n +
-				 st->acc_s2, n - 1);
+		v = div64_s64(st->acc_a - 2 * avg * st->acc_b + avg * avg * n +
+			      st->acc_s2, n - 1);
+		/* undo the shift of both factors (var_shift <= 31) */
+		return v >> (2 * sh);
 	}
 	}
 	return 0;
 }
 
+s64 stp_stat_sort_value(const struct stp_map *m, const struct stp_stat *st,
+			int op)
+{
+	switch (op) {
+	case STP_STAT_SUM:
+		return st->sum;
+	case STP_STAT_MIN:
+		return st->min;
+	case STP_STAT_MAX:
+		return st->max;
+	case STP_STAT_AVG:
+		return st->count ? div64_s64(st->sum, st->count) : 0;
+	default:
+		return st->count;
+	}
+}
+
 s64 stp_stat_op(struct stp_context *c, struct stp_map *m,
 		const union stp_key *keys, int op, const char *loc)
 {
-	return stp_stat_value(c, stp_stat_gather(m, keys), op, loc);
+	return stp_stat_value(m, c, stp_stat_gather(m, keys), op, loc);
 }
 
 /* stp_val_space - characters of the decimal text of @v. */
@@ -175,6 +199,39 @@ static s64 stp_log_bucket_value(int i)
 	return -(s64)(1ULL << (STP_HIST_LOG_BUCKET0 - 1 - i));
 }
 
+/* Where a histogram goes: this hit's output (@dst NULL) or the end of
+ * the script string @dst (sprint; truncated at MAXSTRINGLEN). */
+struct stp_hist_out {
+	struct stp_context *c;
+	char *dst;
+};
+
+static __printf(2, 3) void stp_hist_printf(struct stp_hist_out *o,
+					   const char *fmt, ...)
+{
+	char buf[80];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (o->dst)
+		stp_strcat(o->dst, buf);
+	else
+		stp_print_str(o->c, buf);
+}
+
+/* stp_hist_repeat - @n times the character @ch. */
+static void stp_hist_repeat(struct stp_hist_out *o, char ch, int n)
+{
+	char buf[STP_HIST_WIDTH + 1];
+
+	n = clamp(n, 0, STP_HIST_WIDTH);
+	memset(buf, ch, n);
+	buf[n] = '\0';
+	stp_hist_printf(o, "%s", buf);
+}
+
 /* stp_hist_print - print histogram @h of @st:
  *
  *   value |-------------------------------------------------- count
@@ -183,7 +240,7 @@ static s64 stp_log_bucket_value(int i)
  *
  * rows from two empty buckets below the lowest used one to two above the
  * highest, runs of more than 2*ELISION empty rows replaced by "~". */
-static void stp_hist_print(struct stp_context *c, const struct stp_hist *h,
+static void stp_hist_print(struct stp_hist_out *o, const struct stp_hist *h,
 			   const struct stp_stat *st)
 {
 	int low = -1, high = 0, i, j, k, val_space, cnt_space, eliding = 0;
@@ -232,10 +289,9 @@ static void stp_hist_print(struct stp_context *c, const struct stp_hist *h,
 	}
 	val_space = max(val_space, 5);
 
-	stp_printf(c, "%*s |", val_space, "value");
-	for (j = 0; j < STP_HIST_WIDTH; j++)
-		stp_print(c, "-", 1);
-	stp_print_str(c, " count\n");
+	stp_hist_printf(o, "%*s |", val_space, "value");
+	stp_hist_repeat(o, '-', STP_HIST_WIDTH);
+	stp_hist_printf(o, " count\n");
 	for (i = low; i <= high; i++) {
 		const char *prefix = "";
 		s64 val, bar;
@@ -249,7 +305,7 @@ static void stp_hist_print(struct stp_context *c, const struct stp_hist *h,
 			continue;
 		}
 		if (eliding) {
-			stp_printf(c, "%*s ~\n", val_space, "");
+			stp_hist_printf(o, "%*s ~\n", val_space, "");
 			eliding = 0;
 		}
 		if (h->type == STP_HIST_LINEAR) {
@@ -265,21 +321,29 @@ static void stp_hist_print(struct stp_context *c, const struct stp_hist *h,
 		} else {
 			val = stp_log_bucket_value(i);
 		}
-		stp_printf(c, "%*s%lld |", val_space - stp_val_space(val),
-			   prefix, val);
+		stp_hist_printf(o, "%*s%lld |", val_space - stp_val_space(val),
+				prefix, val);
 		bar = div64_s64(st->hist[i], scale);
-		for (j = 0; j < bar; j++)
-			stp_print(c, "@", 1);
-		stp_printf(c, "%*lld\n", (int)(STP_HIST_WIDTH - bar + 1 + cnt_space),
-			   st->hist[i]);
+		stp_hist_repeat(o, '@', bar);
+		stp_hist_printf(o, "%*lld\n",
+				(int)(STP_HIST_WIDTH - bar + 1 + cnt_space),
+				st->hist[i]);
 	}
-	stp_print(c, "\n", 1);
+	stp_hist_printf(o, "\n");
 }
 
 void stp_stat_print_hist(struct stp_context *c, struct stp_map *m,
 			 const union stp_key *keys, const char *loc)
 {
+	stp_stat_sprint_hist(c, m, keys, NULL, loc);
+}
+
+void stp_stat_sprint_hist(struct stp_context *c, struct stp_map *m,
+			  const union stp_key *keys, char *dst,
+			  const char *loc)
+{
 	struct stp_stat *st = stp_stat_gather(m, keys);
+	struct stp_hist_out o = { .c = c, .dst = dst };
 
 	if (st->count == 0) {
 		stp_error(c, "empty aggregate", loc);
@@ -287,5 +351,5 @@ void stp_stat_print_hist(struct stp_context *c, struct stp_map *m,
 	}
 	if (m->hist.type == STP_HIST_NONE)
 		return;
-	stp_hist_print(c, &m->hist, st);
+	stp_hist_print(&o, &m->hist, st);
 }

@@ -111,6 +111,8 @@ struct stp_context {
 	                            * embedded-C function (STAP_ERROR's) */
 	long actions;              /* statements executed in this hit */
 	int nesting;               /* script function call depth */
+	int next;                  /* set by `next` in a script function: the
+	                            * callers unwind to the end of the probe */
 	size_t frame_used;         /* bytes in use in frames[] */
 	char tok_buf[MAXSTRINGLEN]; /* tokenize(): the string being split */
 	size_t tok_pos;            /* ... and the offset of the next token */
@@ -171,16 +173,33 @@ static inline int stp_uncatchable(const struct stp_context *c)
 int stp_regex_match(struct stp_context *c, const struct stp_regex *re,
 		    const char *s);
 
-/* stp_frame_push - allocate @size zeroed bytes for a probe's or function's
- * locals.  Returns NULL and records an error ("MAXNESTING exceeded" or
- * "out of context memory") when it cannot.  Frames are popped in LIFO
- * order with stp_frame_pop(c, same size).  Each push increments
- * c->nesting (each pop decrements it): a probe's frame plus MAXNESTING
- * nested function frames fit.  Frames are 8-byte aligned; @size is in
- * bytes and all frames share STP_CONTEXT_STACK bytes.
+/* stp_frame_push - allocate @size bytes for a probe's or function's
+ * locals, the first @zero of them zeroed (the script's locals, which
+ * start as 0 or ""; temporaries after them are always written before
+ * they are read and are left as they are).  Returns NULL and records an
+ * error ("MAXNESTING exceeded" or "out of context memory") when it
+ * cannot.  Each push increments c->nesting: a probe's frame plus
+ * MAXNESTING nested function frames fit.  Frames are 8-byte aligned; all
+ * frames share STP_CONTEXT_STACK bytes.
  * Context: probe handler (context held); does not sleep. */
-void *stp_frame_push(struct stp_context *c, size_t size, const char *loc);
-void stp_frame_pop(struct stp_context *c, size_t size);
+void *stp_frame_push(struct stp_context *c, size_t size, size_t zero,
+		     const char *loc);
+/* stp_frame_pop - release frame @f (from stp_frame_push) and everything
+ * allocated after it (foreach snapshots), and decrement c->nesting.
+ * Context: probe handler. */
+void stp_frame_pop(struct stp_context *c, void *f);
+/* stp_arena_alloc - @size bytes (not zeroed, 8-byte aligned) from the
+ * frame arena, above the current frame, for data that lives as long as a
+ * statement (foreach snapshots).  Released by stp_arena_release to a
+ * c->frame_used value taken before, or with the enclosing frame.
+ * Returns NULL after recording "out of context memory" at @loc.
+ * Context: probe handler; does not sleep. */
+void *stp_arena_alloc(struct stp_context *c, size_t size, const char *loc);
+/* stp_arena_release - free the arena above @mark (a c->frame_used). */
+static inline void stp_arena_release(struct stp_context *c, size_t mark)
+{
+	c->frame_used = mark;
+}
 
 /* ---- strings (all bounded by MAXSTRINGLEN, always NUL-terminated) ----
  * None of these fails, sleeps or takes locks: usable in any context.
@@ -329,7 +348,9 @@ struct stp_hist {
 struct stp_stat {
 	s64 count, sum, min, max;
 	s64 avg, m2, var;          /* one CPU: running mean, second moment,
-	                            * sample variance (count >= 2) */
+	                            * sample variance (count >= 2), all of the
+	                            * values shifted left by the map's
+	                            * var_shift bits */
 	s64 acc_a, acc_b, acc_s2;  /* merged: sum of count*avg^2, of
 	                            * count*avg, of (count-1)*var */
 	s64 hist[];                /* hist.buckets counters */
@@ -346,6 +367,7 @@ struct stp_map {
 	u32 max_entries;           /* capacity ([N] or MAXMAPENTRIES) */
 	int wrap;                  /* % : evict the oldest entry when full */
 	struct stp_hist hist;      /* statistics only */
+	int var_shift;             /* statistics: @variance(s, SHIFT), 0..31 */
 	/* owned by the runtime */
 	struct stp_htab *tab;      /* long/string values */
 	struct stp_htab **pcpu;    /* statistics: [nr_cpu_ids] */
@@ -398,22 +420,46 @@ s64 stp_stat_op(struct stp_context *c, struct stp_map *m,
  * statistic is the error "empty aggregate".  Lock: exclusive. */
 void stp_stat_print_hist(struct stp_context *c, struct stp_map *m,
 			 const union stp_key *keys, const char *loc);
+/* stp_stat_sprint_hist - as stp_stat_print_hist, appending the text to
+ * the script string @dst instead (truncated at MAXSTRINGLEN; @dst NULL:
+ * printed).  Lock: exclusive. */
+void stp_stat_sprint_hist(struct stp_context *c, struct stp_map *m,
+			  const union stp_key *keys, char *dst,
+			  const char *loc);
 
 /* ---- foreach ----
- * stp_map_iter_start - prepare @m for a foreach: for statistics, merge
- * the CPUs' parts into the aggregate table; then, when @dir is +1 or -1,
- * sort the table in place (stable) by key @col (1..nkeys) or by value
- * (@col -1; statistics sort by @count).  Returns the table to iterate,
- * or NULL after recording an error.  Entries are visited with
- * stp_map_iter_first/next (NULL at the end); the body may delete the
- * current entry.  Lock: exclusive. */
-struct stp_htab *stp_map_iter_start(struct stp_context *c, struct stp_map *m,
-				    int col, int dir, const char *loc);
-void *stp_map_iter_first(struct stp_htab *t);
-void *stp_map_iter_next(struct stp_htab *t, void *e);
-/* stp_map_iter_live - @e if it is still in its table (not deleted by the
- * loop body), else NULL (the loop ends). */
-void *stp_map_iter_live(void *e);
+ * Each foreach visits its own snapshot of the array's order, taken when
+ * the loop starts, so a nested loop over the same array (sorted the same
+ * way or not) never disturbs the outer one.  Elements deleted while the
+ * loop runs (by its body or anything it calls) are skipped when their
+ * turn comes; elements inserted meanwhile are not visited; `delete a`
+ * ends the loop.  The snapshot takes 4 bytes per visited element from
+ * the context's frame arena (STP_CONTEXT_STACK).
+ *
+ * stp_map_iter_start - prepare loop @it over @m: for statistics, merge
+ * the CPUs' parts into the aggregate table; when @dir is +1 or -1, sort
+ * it (stably, in place) by key @col (1..nkeys) or by value (@col -1;
+ * statistics by aggregate @aggr, an enum stp_stat_op: a@sum-); then take
+ * the snapshot of the first @limit elements (<= 0: none; S64_MAX: all).
+ * Returns 0, or -1 after recording an error (merged table overflow, "out
+ * of context memory").  Lock: exclusive.
+ * stp_map_iter_next - the next element to visit, NULL at the end.
+ * stp_map_iter_end - release the snapshot: on the loop's normal end and
+ * on break.  Other exits need not call it: popping the frame of the
+ * probe or function (stp_frame_pop) releases it, and so does a catch
+ * (stp_arena_release to the mark of the try). */
+struct stp_iter {
+	struct stp_htab *t;        /* the table visited */
+	u32 *order;                /* pool indexes of the elements to visit */
+	u32 n, pos;                /* elements in order[], next to visit */
+	u32 seq;                   /* the table's insertion count at start */
+	size_t mark;               /* c->frame_used before the snapshot */
+};
+int stp_map_iter_start(struct stp_context *c, struct stp_map *m,
+		       struct stp_iter *it, int col, int dir, int aggr,
+		       s64 limit, const char *loc);
+void *stp_map_iter_next(struct stp_iter *it);
+void stp_map_iter_end(struct stp_context *c, struct stp_iter *it);
 /* Accessors of entry @e of table @t: key @i (0-based), value. */
 s64 stp_map_iter_key_long(struct stp_htab *t, void *e, int i);
 const char *stp_map_iter_key_str(struct stp_htab *t, void *e, int i);

@@ -19,6 +19,11 @@ enum stp_type {
 };
 const char *type_name(enum stp_type t);   /* "long", "string", ... */
 
+/* The largest bit shift of @variance(s, SHIFT): values are kept shifted
+ * left by SHIFT bits while the variance is accumulated, and the squares
+ * of shifted values must still fit in 64 bits. */
+#define STAT_MAX_SHIFT 31
+
 /* Operators, shared by binary, unary and assignment expressions. */
 enum stp_op {
 	OP_NONE = 0,
@@ -125,6 +130,9 @@ struct stmt {
 	struct expr *array;        /* the array (E_SYM) */
 	int sort_key;              /* 0: none; 1..N: key N; -1: the value */
 	int sort_dir;              /* +1 ascending, -1 descending, 0 none */
+	const char *sort_aggr;     /* statistics arrays: the aggregate the
+	                            * value sort uses ("count", "sum", "min",
+	                            * "max", "avg"; a@sum), or NULL */
 	struct expr *limit;        /* or NULL */
 	const char *catch_var;     /* S_TRY: name of the catch variable or NULL */
 	struct sym *catch_sym;     /* pass 2 */

@@ -166,6 +166,10 @@ static void body_usage(struct session *s, struct stmt *body, struct usage *u)
 
 /* ---- bodies ---- */
 
+/* The frame struct's marker after the script's locals: only they are
+ * zeroed on entry (stp_frame_push), not the temporaries after them. */
+#define FRAME_ZERO_END "\tchar zero_end[0];    /* locals above start zeroed */\n"
+
 static void gen_locals(struct strbuf *frame, struct vec *v)
 {
 	int i;
@@ -245,6 +249,7 @@ static int gen_script_function(struct session *s, struct strbuf *o,
 	int i, str = fn->ret == TYPE_STRING;
 	gen_locals(&g.frame, &fn->params);
 	gen_locals(&g.frame, &fn->locals);
+	strbuf_add(&g.frame, FRAME_ZERO_END);
 	gen_stmt(&g, fn->body);
 	strbuf_printf(o, "/* %s:%d: function %s */\nstruct %s_frame {\n"
 		      "\tchar unused;\n%s};\n\n", fn->loc.file, fn->loc.line,
@@ -256,8 +261,9 @@ static int gen_script_function(struct session *s, struct strbuf *o,
 	else
 		strbuf_add(o, "\tret[0] = '\\0';\n");
 	/* stp_frame_push counts the nesting depth against MAXNESTING */
-	strbuf_printf(o, "\tf = stp_frame_push(c, sizeof(*f), %s);\n"
-		      "\tif (unlikely(!f))\n\t\treturn%s;\n", l,
+	strbuf_printf(o, "\tf = stp_frame_push(c, sizeof(*f), "
+		      "offsetof(struct %s_frame, zero_end), %s);\n"
+		      "\tif (unlikely(!f))\n\t\treturn%s;\n", cn, l,
 		      str ? "" : " 0");
 	for (i = 0; i < fn->params.n; i++) {
 		struct sym *p = fn->params.items[i];
@@ -267,7 +273,7 @@ static int gen_script_function(struct session *s, struct strbuf *o,
 		else
 			strbuf_printf(o, "\tf->l_%s = a_%s;\n", p->name, p->name);
 	}
-	strbuf_printf(o, "%s\tgoto out;\nout:\n\tstp_frame_pop(c, sizeof(*f));\n"
+	strbuf_printf(o, "%s\tgoto out;\nout:\n\tstp_frame_pop(c, f);\n"
 		      "\treturn%s;\n}\n\n", strbuf_str(&body),
 		      str ? "" : " ret");
 	free(body.s);
@@ -334,6 +340,7 @@ static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
 	char *pp;
 	int nlocks;
 	gen_locals(&g.frame, &p->locals);
+	strbuf_add(&g.frame, FRAME_ZERO_END);
 	gen_stmt(&g, p->body);
 	gen_lock_list(s, o, name, p->body, &nlocks);
 	pp = probe_point_str(p->points.items[0]);
@@ -343,8 +350,9 @@ static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
 		      strbuf_str(&g.frame));
 	free(pp);
 	strbuf_printf(o, "static void %s(struct stp_context *c)\n{\n"
-		      "\tstruct %s_frame *f = stp_frame_push(c, sizeof(*f), %s);\n"
-		      "\tif (unlikely(!f))\n\t\treturn;\n", name, name, l);
+		      "\tstruct %s_frame *f = stp_frame_push(c, sizeof(*f),\n"
+		      "\t\toffsetof(struct %s_frame, zero_end), %s);\n"
+		      "\tif (unlikely(!f))\n\t\treturn;\n", name, name, name, l);
 	if (nlocks)
 		strbuf_printf(o, "\tif (!stp_lock_globals(c, %s_locks, %d))\n"
 			      "\t\tgoto pop;\n", name, nlocks);
@@ -352,7 +360,7 @@ static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
 	if (nlocks)
 		strbuf_printf(o, "\tstp_unlock_globals(%s_locks, %d);\npop:\n",
 			      name, nlocks);
-	strbuf_add(o, "\tstp_frame_pop(c, sizeof(*f));\n}\n\n");
+	strbuf_add(o, "\tstp_frame_pop(c, f);\n}\n\n");
 	free(body.s);
 	free(g.frame.s);
 	free(name);
@@ -364,54 +372,108 @@ static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
 
 /* ---- hist declarations: the @hist_* a statistic is read with ---- */
 
-static void hist_expr(struct expr *e, struct sym *y, struct expr **found);
+/* A visitor of every expression of the script's bodies that reads
+ * statistic @y. */
+struct stat_use {
+	struct sym *y;
+	void (*visit)(struct stat_use *u, struct expr *e);
+	struct expr *hist;           /* the first @hist_* of y */
+	int64_t shift;               /* @variance(y, SHIFT): -1 until seen */
+	int bad;                     /* a conflict was reported */
+};
 
-static void hist_stmt(struct stmt *st, struct sym *y, struct expr **found)
+static void use_walk_expr(struct stat_use *u, struct expr *e)
+{
+	int i;
+	if (!e)
+		return;
+	if ((e->kind == E_HIST || e->kind == E_STATOP) && e->a &&
+	    e->a->sym == u->y)
+		u->visit(u, e);
+	use_walk_expr(u, e->a);
+	use_walk_expr(u, e->b);
+	use_walk_expr(u, e->c);
+	for (i = 0; i < e->args.n; i++)
+		use_walk_expr(u, e->args.items[i]);
+}
+
+static void use_walk_stmt(struct stat_use *u, struct stmt *st)
 {
 	int i;
 	if (!st)
 		return;
 	for (i = 0; i < st->stmts.n; i++)
-		hist_stmt(st->stmts.items[i], y, found);
-	hist_expr(st->e, y, found);
-	hist_expr(st->init, y, found);
-	hist_expr(st->step, y, found);
-	hist_expr(st->limit, y, found);
-	hist_stmt(st->body, y, found);
-	hist_stmt(st->els, y, found);
+		use_walk_stmt(u, st->stmts.items[i]);
+	use_walk_expr(u, st->e);
+	use_walk_expr(u, st->init);
+	use_walk_expr(u, st->step);
+	use_walk_expr(u, st->limit);
+	use_walk_stmt(u, st->body);
+	use_walk_stmt(u, st->els);
 }
 
-static void hist_expr(struct expr *e, struct sym *y, struct expr **found)
+/* stat_uses - run @u over every probe and function body. */
+static void stat_uses(struct session *s, struct stat_use *u)
 {
 	int i;
-	if (!e)
+	for (i = 0; i < s->probes.n; i++)
+		use_walk_stmt(u, ((struct probe *)s->probes.items[i])->body);
+	for (i = 0; i < s->functions.n; i++)
+		use_walk_stmt(u, ((struct functiondecl *)
+				  s->functions.items[i])->body);
+}
+
+/* hist_visit - the histogram kind a statistic is read with (one). */
+static void hist_visit(struct stat_use *u, struct expr *e)
+{
+	if (e->kind != E_HIST)
 		return;
-	if (e->kind == E_HIST && e->a && e->a->sym == y) {
-		if (!*found)
-			*found = e;
-		else if (strcmp((*found)->name, e->name) != 0)
-			diag_error(&e->loc, "statistic '%s' is read with both "
-				   "@%s and @%s: one histogram kind per "
-				   "statistic is supported", y->name,
-				   (*found)->name, e->name);
+	if (!u->hist)
+		u->hist = e;
+	else if (strcmp(u->hist->name, e->name) != 0)
+		diag_error(&e->loc, "statistic '%s' is read with both "
+			   "@%s and @%s: one histogram kind per "
+			   "statistic is supported", u->y->name,
+			   u->hist->name, e->name);
+}
+
+/* shift_visit - the bit shift of @variance(y, SHIFT) (one). */
+static void shift_visit(struct stat_use *u, struct expr *e)
+{
+	int64_t n;
+	if (e->kind != E_STATOP || e->args.n != 1 ||
+	    strcmp(e->name, "variance") != 0)
+		return;
+	n = ((struct expr *)e->args.items[0])->num;
+	if (u->shift >= 0 && u->shift != n) {
+		diag_error(&e->loc, "statistic '%s' is read with @variance "
+			   "bit shifts %lld and %lld: one shift per "
+			   "statistic is supported", u->y->name,
+			   (long long)u->shift, (long long)n);
+		u->bad = 1;
 	}
-	hist_expr(e->a, y, found);
-	hist_expr(e->b, y, found);
-	hist_expr(e->c, y, found);
-	for (i = 0; i < e->args.n; i++)
-		hist_expr(e->args.items[i], y, found);
+	u->shift = n;
+}
+
+/* gen_var_shift - the .var_shift initializer of statistic @y: the shift
+ * its @variance(y, SHIFT) reads give (@variance(y) adopts it). */
+static int gen_var_shift(struct session *s, struct strbuf *o, struct sym *y)
+{
+	struct stat_use u = { .y = y, .visit = shift_visit, .shift = -1 };
+	stat_uses(s, &u);
+	if (u.shift > 0)
+		strbuf_printf(o, ", .var_shift = %lld", (long long)u.shift);
+	return u.bad ? -1 : 0;
 }
 
 /* gen_hist_init - the .hist initializer of statistic @y. */
 static int gen_hist_init(struct session *s, struct strbuf *o, struct sym *y)
 {
-	struct expr *h = NULL;
+	struct stat_use u = { .y = y, .visit = hist_visit };
+	struct expr *h;
 	int i;
-	for (i = 0; i < s->probes.n; i++)
-		hist_stmt(((struct probe *)s->probes.items[i])->body, y, &h);
-	for (i = 0; i < s->functions.n; i++)
-		hist_stmt(((struct functiondecl *)s->functions.items[i])->body,
-			  y, &h);
+	stat_uses(s, &u);
+	h = u.hist;
 	if (!h)
 		return 0;
 	if (!strcmp(h->name, "hist_log")) {
@@ -465,6 +527,8 @@ static int gen_map_global(struct session *s, struct strbuf *o, struct sym *g)
 		strbuf_add(o, g->arity ? "MAXMAPENTRIES" : "1");
 	strbuf_printf(o, ", .wrap = %d", g->wrap);
 	rc = g->type == TYPE_STATS ? gen_hist_init(s, o, g) : 0;
+	if (g->type == TYPE_STATS && gen_var_shift(s, o, g) < 0)
+		rc = -1;
 	strbuf_printf(o, " };  /* %s:%d:%d */\n", g->loc.file, g->loc.line,
 		      g->loc.col);
 	free(q);

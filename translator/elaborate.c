@@ -532,6 +532,30 @@ static void settle(struct infer *in, enum stp_type *slot,
 	}
 }
 
+/* check_statop_args - @variance(s) or @variance(s, SHIFT) with SHIFT a
+ * number literal 0..STAT_MAX_SHIFT; the other aggregates take only the
+ * statistic. */
+static void check_statop_args(const struct expr *e)
+{
+	const struct expr *sh;
+	if (strcmp(e->name, "variance") != 0) {
+		if (e->args.n)
+			diag_error(&e->loc, "@%s takes one argument, the "
+				   "statistic", e->name);
+		return;
+	}
+	if (e->args.n > 1) {
+		diag_error(&e->loc, "@variance takes a statistic and an "
+			   "optional bit shift");
+		return;
+	}
+	sh = e->args.n ? e->args.items[0] : NULL;
+	if (sh && (sh->kind != E_NUM || sh->num < 0 ||
+		   sh->num > STAT_MAX_SHIFT))
+		diag_error(&sh->loc, "@variance's bit shift must be a number "
+			   "literal from 0 to %d", STAT_MAX_SHIFT);
+}
+
 /* note_sym_type - after a type error on @e, show where the variable @e
  * names got its type. */
 static void note_sym_type(const struct expr *e)
@@ -818,6 +842,8 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 		infer_expr(in, e->a, TYPE_STATS);
 		for (i = 0; i < e->args.n; i++)
 			infer_expr(in, e->args.items[i], TYPE_LONG);
+		if (e->kind == E_STATOP && in->report)
+			check_statop_args(e);
 		t = e->kind == E_HIST ? TYPE_UNKNOWN : TYPE_LONG;
 		break;
 	case E_ENTRY:
@@ -881,6 +907,11 @@ static void infer_stmt(struct infer *in, struct stmt *st)
 			settle(in, &a->type, &a->type_loc, vt, &st->value->loc,
 			       "the array value");
 		}
+		if (a && st->sort_aggr && in->report && a->type != TYPE_STATS &&
+		    a->type != TYPE_UNKNOWN)
+			diag_error(&st->array->loc, "'%s@%s': only an array of "
+				   "statistics can be sorted by an aggregate",
+				   a->name, st->sort_aggr);
 		if (st->limit) {
 			infer_expr(in, st->limit, TYPE_LONG);
 			expect(in, st->limit, TYPE_LONG);

@@ -130,6 +130,25 @@ static const struct sym *stat_target(struct gen *g, struct expr *a, char **keys)
 	return NULL;
 }
 
+/* gen_hist - @hist_log/@hist_linear @e: printed, or appended to the
+ * string @dst when not NULL.  Returns "0". */
+static char *gen_hist(struct gen *g, struct expr *e, const char *dst)
+{
+	char *k, *l = loc_literal(&e->loc);
+	const struct sym *y = stat_target(g, e->a, &k);
+	if (y && dst) {
+		emit(g, "stp_stat_sprint_hist(c, &g_%s, %s, %s, %s);", y->name,
+		     k, dst, l);
+		check_error(g);
+	} else if (y) {
+		emit(g, "stp_stat_print_hist(c, &g_%s, %s, %s);", y->name, k, l);
+		check_error(g);
+	}
+	free(k);
+	free(l);
+	return xstrdup("0");
+}
+
 /* gen_map_expr - reads of array elements, `in`, @ops, `<<<`, @hist_*. */
 static char *gen_map_expr(struct gen *g, struct expr *e)
 {
@@ -185,13 +204,7 @@ static char *gen_map_expr(struct gen *g, struct expr *e)
 		t = xstrdup("0");
 		break;
 	case E_HIST:
-		y = stat_target(g, e->a, &k);
-		if (y) {
-			emit(g, "stp_stat_print_hist(c, &g_%s, %s, %s);", y->name,
-			     k, l);
-			check_error(g);
-		}
-		t = xstrdup("0");
+		t = gen_hist(g, e, NULL);
 		break;
 	default:
 		t = xstrdup("0");
@@ -306,25 +319,37 @@ static void gen_value_list(struct gen *g, struct expr *e, int first,
 	}
 }
 
-/* gen_print_hist - print/println whose arguments include @hist_*:
- * each argument printed in turn. */
-static char *gen_print_hist(struct gen *g, struct expr *e)
+/* gen_print_hist - [s]print/[s]println whose arguments include
+ * @hist_*: each argument printed (@to_str: appended to a string
+ * temporary, which is returned) in turn. */
+static char *gen_print_hist(struct gen *g, struct expr *e, int to_str)
 {
+	char *res = to_str ? new_temp(g, TYPE_STRING) : NULL;
 	int i;
+	if (res)
+		emit(g, "%s[0] = '\\0';", res);
 	for (i = 0; i < e->args.n; i++) {
 		struct expr *a = e->args.items[i];
-		char *v = gen_expr(g, a);
+		char *v = a->kind == E_HIST ? gen_hist(g, a, res) :
+			gen_expr(g, a);
 		if (a->kind == E_HIST)
 			;
+		else if (a->type == TYPE_STRING && res)
+			emit(g, "stp_strcat(%s, %s);", res, v);
 		else if (a->type == TYPE_STRING)
 			emit(g, "stp_print_str(c, %s);", v);
+		else if (res)
+			emit(g, "stp_sprintf_cat(%s, \"%%lld\", (long long)(%s));",
+			     res, v);
 		else
 			emit(g, "stp_printf(c, \"%%lld\", (long long)(%s));", v);
 		free(v);
 	}
-	if (strstr(e->name, "ln"))
+	if (strstr(e->name, "ln") && res)
+		emit(g, "stp_strcat(%s, \"\\n\");", res);
+	else if (strstr(e->name, "ln"))
 		emit(g, "stp_print(c, \"\\n\", 1);");
-	return xstrdup("0");
+	return res ? res : xstrdup("0");
 }
 
 static char *gen_print(struct gen *g, struct expr *e)
@@ -337,11 +362,10 @@ static char *gen_print(struct gen *g, struct expr *e)
 	int i;
 	for (i = 0; i < e->args.n; i++)
 		if (((struct expr *)e->args.items[i])->kind == E_HIST) {
-			if (!to_str && (!strcmp(base, "print") ||
-					!strcmp(base, "println")))
-				return gen_print_hist(g, e);
+			if (!strcmp(base, "print") || !strcmp(base, "println"))
+				return gen_print_hist(g, e, to_str);
 			unsupported(g, &((struct expr *)e->args.items[i])->loc,
-				    "a histogram outside print/println");
+				    "a histogram outside [s]print/[s]println");
 			return xstrdup("0");
 		}
 	if (!strcmp(base, "printf") && printf_has_special(
@@ -384,6 +408,61 @@ static char *gen_print(struct gen *g, struct expr *e)
 	return res;
 }
 
+static int stmt_may_next(struct stmt *st, struct vec *seen);
+
+/* expr_may_next - @e calls a script function that may run `next`. */
+static int expr_may_next(struct expr *e, struct vec *seen)
+{
+	int i;
+	if (!e)
+		return 0;
+	if (e->kind == E_CALL && e->func && !e->func->embedded_c) {
+		for (i = 0; i < seen->n; i++)
+			if (seen->items[i] == e->func)
+				break;
+		if (i == seen->n) {
+			vec_push(seen, e->func);
+			if (stmt_may_next(e->func->body, seen))
+				return 1;
+		}
+	}
+	if (expr_may_next(e->a, seen) || expr_may_next(e->b, seen) ||
+	    expr_may_next(e->c, seen))
+		return 1;
+	for (i = 0; i < e->args.n; i++)
+		if (expr_may_next(e->args.items[i], seen))
+			return 1;
+	return 0;
+}
+
+/* stmt_may_next - @st runs `next`, directly or in a function it calls
+ * (@seen: the functions already looked at). */
+static int stmt_may_next(struct stmt *st, struct vec *seen)
+{
+	int i;
+	if (!st)
+		return 0;
+	if (st->kind == S_NEXT)
+		return 1;
+	for (i = 0; i < st->stmts.n; i++)
+		if (stmt_may_next(st->stmts.items[i], seen))
+			return 1;
+	return expr_may_next(st->e, seen) || expr_may_next(st->init, seen) ||
+	       expr_may_next(st->step, seen) || expr_may_next(st->limit, seen) ||
+	       stmt_may_next(st->body, seen) || stmt_may_next(st->els, seen);
+}
+
+/* fn_may_next - script function @fn may leave the probe hit by `next`. */
+static int fn_may_next(struct functiondecl *fn)
+{
+	struct vec seen = {0};
+	int r;
+	vec_push(&seen, fn);
+	r = stmt_may_next(fn->body, &seen);
+	free(seen.items);
+	return r;
+}
+
 static char *gen_call(struct gen *g, struct expr *e)
 {
 	struct functiondecl *fn = e->func;
@@ -406,6 +485,8 @@ static char *gen_call(struct gen *g, struct expr *e)
 	else
 		emit(g, "%s = %s(c%s);", res, cn, strbuf_str(&argv));
 	check_error(g);
+	if (!fn->embedded_c && fn_may_next(fn))
+		emit(g, "if (unlikely(c->next)) goto out;  /* `next` */");
 	free(cn);
 	free(argv.s);
 	return res;
@@ -709,7 +790,10 @@ static void gen_try(struct gen *g, struct stmt *st)
 {
 	char *catch = new_label(g, "catch"), *end = new_label(g, "endtry");
 	const char *oerr = g->err_label;
+	char *mark = new_field(g, "size_t %s", "mark");
 	g->err_label = catch;
+	/* foreach snapshots left by the error are released at the catch */
+	emit(g, "%s = c->frame_used;", mark);
 	emit(g, "{");
 	g->indent++;
 	gen_stmt(g, st->body);
@@ -719,6 +803,7 @@ static void gen_try(struct gen *g, struct stmt *st)
 	emit(g, "goto %s;", end);
 	emit(g, "%s:", catch);
 	emit(g, "if (unlikely(stp_uncatchable(c))) goto %s;", oerr);
+	emit(g, "stp_arena_release(c, %s);", mark);
 	if (st->catch_sym) {
 		char *cv = var_ref(g, st->catch_sym);
 		emit(g, "stp_strcpy(%s, c->error ? c->error : \"\");", cv);
@@ -733,15 +818,20 @@ static void gen_try(struct gen *g, struct stmt *st)
 	emit(g, "%s: ;", end);
 	free(catch);
 	free(end);
+	free(mark);
 }
 
-/* gen_foreach - foreach ([k1, ...] in ARRAY[+-] limit N) with optional
- * value binding: iterate the map's (aggregated, sorted) table. */
+/* gen_foreach - foreach ([k1, ...] in ARRAY[@aggr][+-] limit N) with
+ * optional value binding: walk the loop's own snapshot of the map's
+ * (aggregated, sorted) order.  The snapshot is released where the loop
+ * ends or breaks; other exits (return, next, errors) release it with the
+ * frame or at the catch. */
 static void gen_foreach(struct gen *g, struct stmt *st)
 {
 	const struct sym *y = st->array ? st->array->sym : NULL;
-	char *brk, *cont, *T, *E, *N, *lim = NULL, *cnt = NULL, *l, *v;
-		int i;
+	const char *aggr = st->sort_aggr ? statop_c(st->sort_aggr) : NULL;
+	char *brk, *cont, *I, *E, *lim, *l, *v;
+	int i;
 	if (!is_map(y)) {
 		unsupported(g, &st->loc, "foreach over this expression");
 		return;
@@ -749,50 +839,49 @@ static void gen_foreach(struct gen *g, struct stmt *st)
 	brk = new_label(g, "brk");
 	cont = new_label(g, "cont");
 	l = loc_literal(&st->loc);
-	T = new_field(g, "struct stp_htab *%s", "it");
+	I = new_field(g, "struct stp_iter %s", "it");
 	E = new_field(g, "void *%s", "ie");
-	N = new_field(g, "void *%s", "in");
 	if (st->limit) {
 		lim = new_temp(g, TYPE_LONG);
-		cnt = new_temp(g, TYPE_LONG);
 		v = gen_expr(g, st->limit);
 		emit(g, "%s = %s;", lim, v);
-		emit(g, "%s = 0;", cnt);
 		free(v);
+	} else {
+		lim = xstrdup("S64_MAX");
 	}
-	emit(g, "%s = stp_map_iter_start(c, &g_%s, %d, %d, %s);", T, y->name,
-	     st->sort_dir ? st->sort_key : 0, st->sort_dir, l);
-	check_error(g);
-	emit(g, "for (%s = stp_map_iter_first(%s); %s; %s = stp_map_iter_live(%s)) {",
-	     E, T, E, E, N);
+	emit(g, "if (unlikely(stp_map_iter_start(c, &g_%s, &%s, %d, %d, %s, "
+	     "%s, %s)))", y->name, I, st->sort_dir ? st->sort_key : 0,
+	     st->sort_dir, aggr ? aggr : "STP_STAT_COUNT", lim, l);
+	emit(g, "\tgoto %s;", g->err_label);
+	emit(g, "while ((%s = stp_map_iter_next(&%s))) {", E, I);
 	g->indent++;
-	emit(g, "%s = stp_map_iter_next(%s, %s);", N, T, E);
-	if (lim)
-		emit(g, "if (%s++ >= %s) break;", cnt, lim);
 	for (i = 0; i < st->keys.n; i++) {
 		struct expr *k = st->keys.items[i];
 		char *r = var_ref(g, k->sym);
 		if (y->key_types[i] == TYPE_STRING)
-			emit(g, "stp_strcpy(%s, stp_map_iter_key_str(%s, %s, %d));",
-			     r, T, E, i);
+			emit(g, "stp_strcpy(%s, stp_map_iter_key_str(%s.t, %s, %d));",
+			     r, I, E, i);
 		else
-			emit(g, "%s = stp_map_iter_key_long(%s, %s, %d);", r, T, E, i);
+			emit(g, "%s = stp_map_iter_key_long(%s.t, %s, %d);", r,
+			     I, E, i);
 		free(r);
 	}
 	if (st->value && st->value->sym) {
 		char *r = var_ref(g, st->value->sym);
 		if (y->type == TYPE_STRING)
-			emit(g, "stp_strcpy(%s, stp_map_iter_val_str(%s, %s));", r, T, E);
+			emit(g, "stp_strcpy(%s, stp_map_iter_val_str(%s.t, %s));",
+			     r, I, E);
 		else
-			emit(g, "%s = stp_map_iter_val_long(%s, %s);", r, T, E);
+			emit(g, "%s = stp_map_iter_val_long(%s.t, %s);", r, I, E);
 		free(r);
 	}
 	gen_loop_body(g, st->body, brk, cont);
 	g->indent--;
 	emit(g, "%s: ;", cont);
 	emit(g, "}");
-	emit(g, "%s: ;", brk);
-	free(brk); free(cont); free(T); free(E); free(N); free(lim); free(cnt);
+	emit(g, "%s:", brk);
+	emit(g, "stp_map_iter_end(c, &%s);", I);
+	free(brk); free(cont); free(I); free(E); free(lim);
 	free(l);
 }
 
@@ -855,10 +944,9 @@ void gen_stmt(struct gen *g, struct stmt *st)
 		     g->cont_label);
 		break;
 	case S_NEXT:
-		if (g->func) {
-			unsupported(g, &st->loc, "'next' inside a function");
-			break;
-		}
+		/* in a function: the callers unwind too (see gen_call) */
+		if (g->func)
+			emit(g, "c->next = 1;");
 		emit(g, "goto out;");
 		break;
 	case S_RETURN:

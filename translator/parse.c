@@ -874,6 +874,11 @@ static struct stmt *parse_foreach(struct parser *p, struct token *kw)
 	struct token *a = expect_ident(p, "an array name");
 	s->array = mk_expr(E_SYM, a);
 	s->array->name = a->text;
+	if (peek(p)->type == T_IDENT && in_list(statops, peek(p)->text) &&
+	    strcmp(peek(p)->text, "@variance")) {
+		/* a@sum: statistics array sorted by that aggregate */
+		s->sort_aggr = next(p)->text + 1;
+	}
 	SORT_MARK(-1);
 #undef SORT_MARK
 	if (is_kw(p, "limit")) {

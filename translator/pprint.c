@@ -282,6 +282,10 @@ void pprint_stmt(struct strbuf *out, const struct stmt *s, int indent)
 		}
 		strbuf_add(out, "] in ");
 		strbuf_add(out, s->array->name);
+		if (s->sort_aggr) {
+			strbuf_addc(out, '@');
+			strbuf_add(out, s->sort_aggr);
+		}
 		pp_sort(out, s, -1);
 		if (s->limit) {
 			strbuf_add(out, " limit ");
