@@ -148,14 +148,14 @@ static void *stp_arena_take(struct stp_context *c, size_t size,
 }
 
 /**
- * stp_frame_push - see stp_runtime.h.  Each push counts one nesting level
- * (c->nesting): the probe body's frame plus up to MAXNESTING nested
+ * stp_frame_enter - see stp_runtime.h.  Each frame counts one nesting
+ * level (c->nesting): the probe body's frame plus up to MAXNESTING nested
  * function frames fit.  Frames are 8-byte aligned; only the first @zero
  * bytes (the script's locals) are cleared.
  * Context: probe handler; does not sleep.
  */
-void *stp_frame_push(struct stp_context *c, size_t size, size_t zero,
-		     const char *loc)
+void *stp_frame_enter(struct stp_context *c, size_t size, size_t zero,
+		      const char *loc)
 {
 	void *p;
 
@@ -172,17 +172,40 @@ void *stp_frame_push(struct stp_context *c, size_t size, size_t zero,
 }
 
 /**
- * stp_frame_pop - release frame @f and whatever the arena holds above it
- * (foreach snapshots of loops left by return, next or an error).
+ * stp_frame_leave - release frame @f and whatever the arena holds above
+ * it (foreach snapshots of loops left by return, next or an error).
  * Context: probe handler.
  */
-void stp_frame_pop(struct stp_context *c, void *f)
+void stp_frame_leave(struct stp_context *c, void *f)
 {
 	size_t at = (char *)f - c->frames;
 
 	if (WARN_ON_ONCE(at > c->frame_used || c->nesting <= 0))
 		return;
 	c->frame_used = at;
+	c->nesting--;
+}
+
+/**
+ * stp_frame_push - stp_frame_enter of a frame zeroed whole.
+ * Context: probe handler; does not sleep.
+ */
+void *stp_frame_push(struct stp_context *c, size_t size, const char *loc)
+{
+	return stp_frame_enter(c, size, size, loc);
+}
+
+/**
+ * stp_frame_pop - release the most recent frame of @size bytes (the size
+ * given to the matching stp_frame_push).  Context: probe handler.
+ */
+void stp_frame_pop(struct stp_context *c, size_t size)
+{
+	size_t sz = ALIGN(size, 8);
+
+	if (WARN_ON_ONCE(sz > c->frame_used || c->nesting <= 0))
+		return;
+	c->frame_used -= sz;
 	c->nesting--;
 }
 

@@ -173,21 +173,27 @@ static inline int stp_uncatchable(const struct stp_context *c)
 int stp_regex_match(struct stp_context *c, const struct stp_regex *re,
 		    const char *s);
 
-/* stp_frame_push - allocate @size bytes for a probe's or function's
+/* stp_frame_enter - allocate @size bytes for a probe's or function's
  * locals, the first @zero of them zeroed (the script's locals, which
  * start as 0 or ""; temporaries after them are always written before
  * they are read and are left as they are).  Returns NULL and records an
  * error ("MAXNESTING exceeded" or "out of context memory") when it
- * cannot.  Each push increments c->nesting: a probe's frame plus
+ * cannot.  Each frame increments c->nesting: a probe's frame plus
  * MAXNESTING nested function frames fit.  Frames are 8-byte aligned; all
  * frames share STP_CONTEXT_STACK bytes.
  * Context: probe handler (context held); does not sleep. */
-void *stp_frame_push(struct stp_context *c, size_t size, size_t zero,
-		     const char *loc);
-/* stp_frame_pop - release frame @f (from stp_frame_push) and everything
- * allocated after it (foreach snapshots), and decrement c->nesting.
+void *stp_frame_enter(struct stp_context *c, size_t size, size_t zero,
+		      const char *loc);
+/* stp_frame_leave - release frame @f (from stp_frame_enter) and
+ * everything allocated after it (foreach snapshots of loops left by
+ * return, next or an error), and decrement c->nesting.
  * Context: probe handler. */
-void stp_frame_pop(struct stp_context *c, void *f);
+void stp_frame_leave(struct stp_context *c, void *f);
+/* stp_frame_push / stp_frame_pop - a frame of @size bytes, all zeroed,
+ * released in LIFO order by its size: for code whose frames hold no
+ * foreach snapshots at their exit (entry handlers). */
+void *stp_frame_push(struct stp_context *c, size_t size, const char *loc);
+void stp_frame_pop(struct stp_context *c, size_t size);
 /* stp_arena_alloc - @size bytes (not zeroed, 8-byte aligned) from the
  * frame arena, above the current frame, for data that lives as long as a
  * statement (foreach snapshots).  Released by stp_arena_release to a
@@ -446,7 +452,7 @@ void stp_stat_sprint_hist(struct stp_context *c, struct stp_map *m,
  * stp_map_iter_next - the next element to visit, NULL at the end.
  * stp_map_iter_end - release the snapshot: on the loop's normal end and
  * on break.  Other exits need not call it: popping the frame of the
- * probe or function (stp_frame_pop) releases it, and so does a catch
+ * probe or function (stp_frame_leave) releases it, and so does a catch
  * (stp_arena_release to the mark of the try). */
 struct stp_iter {
 	struct stp_htab *t;        /* the table visited */

@@ -167,7 +167,7 @@ static void body_usage(struct session *s, struct stmt *body, struct usage *u)
 /* ---- bodies ---- */
 
 /* The frame struct's marker after the script's locals: only they are
- * zeroed on entry (stp_frame_push), not the temporaries after them. */
+ * zeroed on entry (stp_frame_enter), not the temporaries after them. */
 #define FRAME_ZERO_END "\tchar zero_end[0];    /* locals above start zeroed */\n"
 
 static void gen_locals(struct strbuf *frame, struct vec *v)
@@ -260,8 +260,8 @@ static int gen_script_function(struct session *s, struct strbuf *o,
 		strbuf_add(o, "\ts64 ret = 0;\n");
 	else
 		strbuf_add(o, "\tret[0] = '\\0';\n");
-	/* stp_frame_push counts the nesting depth against MAXNESTING */
-	strbuf_printf(o, "\tf = stp_frame_push(c, sizeof(*f), "
+	/* stp_frame_enter counts the nesting depth against MAXNESTING */
+	strbuf_printf(o, "\tf = stp_frame_enter(c, sizeof(*f), "
 		      "offsetof(struct %s_frame, zero_end), %s);\n"
 		      "\tif (unlikely(!f))\n\t\treturn%s;\n", cn, l,
 		      str ? "" : " 0");
@@ -273,7 +273,7 @@ static int gen_script_function(struct session *s, struct strbuf *o,
 		else
 			strbuf_printf(o, "\tf->l_%s = a_%s;\n", p->name, p->name);
 	}
-	strbuf_printf(o, "%s\tgoto out;\nout:\n\tstp_frame_pop(c, f);\n"
+	strbuf_printf(o, "%s\tgoto out;\nout:\n\tstp_frame_leave(c, f);\n"
 		      "\treturn%s;\n}\n\n", strbuf_str(&body),
 		      str ? "" : " ret");
 	free(body.s);
@@ -350,7 +350,7 @@ static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
 		      strbuf_str(&g.frame));
 	free(pp);
 	strbuf_printf(o, "static void %s(struct stp_context *c)\n{\n"
-		      "\tstruct %s_frame *f = stp_frame_push(c, sizeof(*f),\n"
+		      "\tstruct %s_frame *f = stp_frame_enter(c, sizeof(*f),\n"
 		      "\t\toffsetof(struct %s_frame, zero_end), %s);\n"
 		      "\tif (unlikely(!f))\n\t\treturn;\n", name, name, name, l);
 	if (nlocks)
@@ -360,7 +360,7 @@ static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
 	if (nlocks)
 		strbuf_printf(o, "\tstp_unlock_globals(%s_locks, %d);\npop:\n",
 			      name, nlocks);
-	strbuf_add(o, "\tstp_frame_pop(c, f);\n}\n\n");
+	strbuf_add(o, "\tstp_frame_leave(c, f);\n}\n\n");
 	free(body.s);
 	free(g.frame.s);
 	free(name);
