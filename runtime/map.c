@@ -309,7 +309,11 @@ void stp_map_delete(struct stp_map *m, const union stp_key *keys)
 		if (e)
 			stp_htab_remove(m->pcpu[cpu], e);
 	}
-	stp_htab_clear(m->agg);
+	/* only this element leaves the merged table: a foreach walking it
+	 * goes on with the others */
+	e = stp_htab_find(m->agg, keys);
+	if (e)
+		stp_htab_remove(m->agg, e);
 }
 
 void stp_map_clear(struct stp_map *m)
