@@ -68,6 +68,13 @@ static void stp_check_skipped(void)
 void stp_run_probe(const struct stp_probe_desc *p, struct pt_regs *regs,
 		   int want)
 {
+	stp_run_handler(p, regs, want, p->handler, NULL);
+}
+
+void stp_run_handler(const struct stp_probe_desc *p, struct pt_regs *regs,
+		     int want, void (*handler)(struct stp_context *c),
+		     void *entry_data)
+{
 	struct stp_cpu *sc;
 	struct stp_context *c;
 
@@ -91,6 +98,7 @@ void stp_run_probe(const struct stp_probe_desc *p, struct pt_regs *regs,
 	c = &sc->ctx;
 	c->probe = p;
 	c->regs = regs;
+	c->entry_data = entry_data;
 	c->error = NULL;
 	c->error_loc = NULL;
 	c->actions = 0;
@@ -104,7 +112,7 @@ void stp_run_probe(const struct stp_probe_desc *p, struct pt_regs *regs,
 				 num_online_cpus() > 1) ?
 		STP_END_FLUSH_WAIT_NS : 0;
 
-	p->handler(c);
+	handler(c);
 
 	stp_print_flush(c);
 	if (c->error) {

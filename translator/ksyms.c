@@ -15,3 +15,8 @@ const char *ksyms_symbol_at(struct ksyms *k, uint64_t addr, uint64_t *off)
 {
 	return NULL;
 }
+
+int ksyms_addr(struct ksyms *k, const char *name, uint64_t *addr)
+{
+	return -1;
+}
