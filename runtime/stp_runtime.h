@@ -436,6 +436,17 @@ void stp_map_dump(struct stp_context *c, struct stp_map *m);
  * it records an error and returns 0.  Context: any; does not sleep. */
 unsigned long stp_reg(struct stp_context *c, int regno);
 
+/* stp_set_reg - guru mode: set DWARF register @regno (as stp_reg) of the
+ * probed code to @v; the kprobe or kretprobe returns into the new value.
+ * Errors as stp_reg.  Context: any; does not sleep. */
+void stp_set_reg(struct stp_context *c, int regno, unsigned long v);
+
+/* stp_write_kernel - guru mode: store the low @size (1, 2, 4, 8) bytes of
+ * @v at kernel address @addr; a bad address records "kernel write fault
+ * at 0xADDR" at @loc.  Context: any; never sleeps. */
+void stp_write_kernel(struct stp_context *c, unsigned long addr, int size,
+		      u64 v, const char *loc);
+
 /* stp_tv_appendf - append printf-style text to the MAXSTRINGLEN buffer
  * @dst, truncating.  Context: any. */
 void stp_tv_appendf(char *dst, const char *fmt, ...)

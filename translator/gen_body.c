@@ -558,6 +558,19 @@ static char *gen_binary(struct gen *g, struct expr *e)
 static char *gen_assign(struct gen *g, struct expr *e)
 {
 	char *l, *b, *v;
+	if (e->a->kind == E_TARGET) {
+		/* guru mode: a write to the probed code's variable */
+		b = gen_expr(g, e->b);
+		if (e->op != OP_NONE) {
+			char *old = gen_expr(g, e->a);
+			v = gen_arith(g, e->op, old, b, &e->loc);
+			free(old);
+			free(b);
+			b = v;
+		}
+		tvar_gen_store(g, e->a, b);
+		return b;
+	}
 	b = gen_expr(g, e->b);
 	l = gen_lvalue(g, e->a);
 	if (e->a->type == TYPE_STRING) {

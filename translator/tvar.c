@@ -13,6 +13,7 @@
 #include "codegen_int.h"
 #include "dbginfo.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -778,6 +779,17 @@ struct check {
 static void check_one(void *arg, struct expr *e, int *skip)
 {
 	struct check *k = arg;
+	if ((e->kind == E_ASSIGN || e->kind == E_INCDEC) && e->a &&
+	    e->a->kind == E_TARGET) {
+		if (!k->s->guru)
+			diag_error(&e->loc, "assigning to target variable '%s' "
+				   "needs guru mode (-g)", e->a->name);
+		else if (e->kind == E_INCDEC)
+			diag_error(&e->loc, "use '%s = %s + 1' to change a target "
+				   "variable", e->a->name, e->a->name);
+		else if (is_multi(e->a) || pretty_depth(last_name(e->a)))
+			diag_error(&e->loc, "cannot assign to '%s'", e->a->name);
+	}
 	struct tv_ctx x = { k->s, k->d };
 	struct walk w = { .where = &e->loc, .loc = "\"\"" };
 	int addr_of = 0;
@@ -918,6 +930,50 @@ static char *entry_slot(struct gen *g, struct expr *e)
 		if (g->entries->items[i] == e)
 			return xasprintf("ed->v%d", i);
 	return NULL;
+}
+
+void tvar_gen_store(struct gen *g, struct expr *e, const char *value)
+{
+	struct tv_ctx x = { g->s, g->dp };
+	char *loc = loc_literal(&e->loc);
+	struct walk w = { g, &e->loc, loc, 0 };
+	struct pos p = {0};
+	int i, reg, size;
+	if (g->dp && g->dp->is_return && entry_node(e)) {
+		diag_error(&e->loc, "cannot assign to '%s' in a .return probe: "
+			   "its value was saved at the function's entry "
+			   "(only $return can be changed)", e->name);
+		g->failed = 1;
+		goto out;
+	}
+	if (base_of(&w, &x, e, &p) < 0)
+		goto fail;
+	for (i = 0; i < e->components.n; i++)
+		if (step(&w, &p, e->components.items[i]) < 0)
+			goto fail;
+	if (p.t->kind != CT_INT && p.t->kind != CT_ENUM && p.t->kind != CT_PTR) {
+		diag_error(&e->loc, "cannot assign a number to %s", p.t->name);
+		goto fail;
+	}
+	size = p.t->kind == CT_PTR ? 8 : (int)p.t->size;
+	if (p.kind == DL_VALUE && sscanf(p.c, "stp_reg(c, %d)", &reg) == 1 &&
+	    !strchr(p.c, '+'))
+		emit(g, "stp_set_reg(c, %d, (unsigned long)(%s));", reg, value);
+	else if (p.kind == DL_ADDR && (size == 1 || size == 2 || size == 4 ||
+				       size == 8))
+		emit(g, "stp_write_kernel(c, (unsigned long)(%s), %d, (u64)(%s), "
+		     "%s);", p.c, size, value, loc);
+	else {
+		diag_error(&e->loc, "cannot assign to '%s': it is not in a "
+			   "register or in memory here", e->name);
+		goto fail;
+	}
+	check_error(g);
+	goto out;
+fail:
+	g->failed = 1;
+out:
+	free(loc);
 }
 
 char *tvar_gen(struct gen *g, struct expr *e)

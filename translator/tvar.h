@@ -48,4 +48,8 @@ void tvar_entry_exprs(struct session *s, struct derived_probe *d,
  * @defined($...) in the body being generated (g->dp: its derived probe). */
 char *tvar_gen(struct gen *g, struct expr *e);
 
+/* tvar_gen_store - pass 3, guru mode: emit the store of the long C
+ * expression @value into target variable @e (a register or memory). */
+void tvar_gen_store(struct gen *g, struct expr *e, const char *value);
+
 #endif
