@@ -1,0 +1,55 @@
+/* btf_int.h - shared by the BTF provider's files (btf.c: the provider,
+ * btf_types.c: BTF types as struct ctype, tracepoints.c: kernel.trace).
+ */
+#ifndef STP_BTF_INT_H
+#define STP_BTF_INT_H
+
+#include "../dbginfo.h"
+#include "../util.h"
+
+#include <bpf/btf.h>
+
+/* The BTF provider of a session: the public face first. */
+struct btf_prov {
+	struct dbg_provider p;
+	struct session *s;
+	struct btf *btf;
+	char *source;               /* where the BTF came from, for messages */
+	struct ctype **types;       /* ctype of each BTF id, built on demand */
+	struct ctype *void_type;
+	__u32 ntypes;
+};
+
+/* btf_ctype - the ctype of BTF type @id (0: void), with the spelling
+ * SystemTap prints ("struct file*", "char const*", "size_t").  Built
+ * once per id; struct members are filled lazily.  Never NULL. */
+struct ctype *btf_ctype(struct btf_prov *bp, __u32 id);
+
+/* btf_resolved - @id with typedefs, qualifiers and type tags skipped
+ * (0 stays 0: void). */
+__u32 btf_resolved(struct btf_prov *bp, __u32 id);
+
+/* btf_param_location - where argument @idx (0-based) of FUNC_PROTO
+ * @proto is at the function's entry on x86-64: "stp_reg(c, N)" for the
+ * six integer registers, an address above the return address for the
+ * rest.  Returns 0 and fills @out (type included), or -1 with a heap
+ * message in *@why (aggregates passed by value). */
+int btf_param_location(struct btf_prov *bp, const struct btf_type *proto,
+		       int idx, struct dbg_location *out, char **why);
+
+/* btf_param_names - the names of @proto's parameters from @first on,
+ * appended (const char *, owned by the BTF) to @names. */
+void btf_param_names(struct btf_prov *bp, const struct btf_type *proto,
+		     int first, struct vec *names);
+
+/* btf_param_index - the index of parameter @name of @proto (from @first
+ * on), or -1. */
+int btf_param_index(struct btf_prov *bp, const struct btf_type *proto,
+		    int first, const char *name);
+
+/* btf_list_params - " a b c": @proto's parameter names from @first on,
+ * for "not found" messages (heap). */
+char *btf_list_params(struct btf_prov *bp, const struct btf_type *proto,
+		      int first);
+
+#endif
