@@ -29,12 +29,14 @@ static struct btf_prov *bprov(struct dbg_provider *p)
 	return (struct btf_prov *)p;
 }
 
+/* fn_proto - @fn's prototype: its handle is a FUNC id, or for tracepoints
+ * without named parameters the FUNC_PROTO id itself. */
 static const struct btf_type *fn_proto(struct btf_prov *bp,
 				       const struct dbg_function *fn)
 {
 	const struct btf_type *f =
 		btf__type_by_id(bp->btf, (__u32)(uintptr_t)fn->handle);
-	return btf__type_by_id(bp->btf, f->type);
+	return btf_is_func(f) ? btf__type_by_id(bp->btf, f->type) : f;
 }
 
 /* first_param - tracepoints' FUNCs (__bpf_trace_NAME) take __data first */

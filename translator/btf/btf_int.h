@@ -52,4 +52,18 @@ int btf_param_index(struct btf_prov *bp, const struct btf_type *proto,
 char *btf_list_params(struct btf_prov *bp, const struct btf_type *proto,
 		      int first);
 
+/* A trace event the kernel's headers define. */
+struct tp_event {
+	char *name;                 /* sched_process_exec */
+	const char *sys;            /* its TRACE_SYSTEM: sched */
+	char *cls;                  /* its event class (itself for
+	                             * TRACE_EVENT and DECLARE_TRACE) */
+};
+
+/* tp_headers_load - append the struct tp_event * of every event in the
+ * kernel's trace headers (found through s->kernel_build) to @events,
+ * sorted by name, one per name.  Returns 0, or -1 with a heap message
+ * in *@why.  Reads ~150 files: call once per session.  (tp_headers.c) */
+int tp_headers_load(struct session *s, struct vec *events, char **why);
+
 #endif
