@@ -68,6 +68,12 @@ static void stp_check_skipped(void)
 void stp_run_probe(const struct stp_probe_desc *p, struct pt_regs *regs,
 		   int want)
 {
+	stp_run_probe_args(p, regs, want, NULL);
+}
+
+void stp_run_probe_args(const struct stp_probe_desc *p, struct pt_regs *regs,
+			int want, const unsigned long *tp_args)
+{
 	struct stp_cpu *sc;
 	struct stp_context *c;
 
@@ -97,6 +103,8 @@ void stp_run_probe(const struct stp_probe_desc *p, struct pt_regs *regs,
 	c->rx_ngroups = -1;
 	c->nesting = 0;
 	c->frame_used = 0;
+	if (tp_args)
+		memcpy(c->tp_args, tp_args, sizeof(c->tp_args));
 	sc->pb.len = 0;
 	/* begin/end run in stapio's process: let their flushes wait for
 	 * stapio to drain the relay when it runs on another CPU */

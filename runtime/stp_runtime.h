@@ -121,6 +121,8 @@ struct stp_context {
 	struct stp_rx_work rx_work; /* the matcher's scratch space */
 	char frames[STP_CONTEXT_STACK]; /* locals of the running probe and
 	                                 * script functions, bump-allocated */
+	unsigned long tp_args[12];  /* STP_PROBE_TRACEPOINT: the tracepoint's
+	                             * arguments, each in a 64-bit slot */
 };
 
 /* stp_error - record a run-time error in the current probe hit.
@@ -452,6 +454,7 @@ enum stp_probe_kind {
 	STP_PROBE_END,
 	STP_PROBE_TIMER,           /* period_ns, one CPU (timer.ms/s/us/ns) */
 	STP_PROBE_KPROBE,          /* symbol (+offset), is_return, maxactive */
+	STP_PROBE_TRACEPOINT,      /* symbol: the tracepoint's name */
 };
 
 struct stp_probe_desc {
@@ -460,7 +463,7 @@ struct stp_probe_desc {
 	const char *loc;           /* script location of the probe "file:line:col" */
 	void (*handler)(struct stp_context *c);
 	u64 period_ns;             /* STP_PROBE_TIMER */
-	const char *symbol;        /* STP_PROBE_KPROBE */
+	const char *symbol;        /* STP_PROBE_KPROBE, STP_PROBE_TRACEPOINT */
 	unsigned long offset;
 	int is_return;
 	int maxactive;             /* 0: the kernel's default */
