@@ -468,6 +468,10 @@ struct stp_probe_desc {
 	int is_return;
 	int maxactive;             /* 0: the kernel's default */
 	int optional;              /* registration failure is not an error */
+	int syscall_filter;        /* STP_PROBE_TRACEPOINT on raw_syscalls'
+	                            * sys_enter (1) / sys_exit (2): run only
+	                            * for native syscall syscall_nr; 0: all */
+	long syscall_nr;
 };
 
 struct stp_module_desc {

@@ -7,12 +7,15 @@
  * tracepoint's arguments in order (slots beyond the tracepoint's own are
  * garbage and never read: the translator only names real arguments).
  * The probe's descriptor is the callback's data, so several probes may
- * share a tracepoint.
+ * share a tracepoint.  syscalls:sys_enter_NAME / sys_exit_NAME probes sit
+ * on raw_syscalls' sys_enter / sys_exit and filter on the syscall number.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <linux/compat.h>
+#include <asm/syscall.h>
 #include "stp_internal.h"
 
 /* Run-time state of one tracepoint probe. */
@@ -25,16 +28,34 @@ struct stp_tp_rt {
 static struct stp_tp_rt *stp_tps;
 static int stp_ntps;
 
+/* stp_tp_syscall_is - syscalls:sys_enter_NAME / sys_exit_NAME probes run
+ * for their native syscall only: the number is sys_enter's id argument
+ * (@a1), or at sys_exit the one saved in the user registers (@a0). */
+static int stp_tp_syscall_is(const struct stp_probe_desc *p, unsigned long a0,
+			     unsigned long a1)
+{
+	long nr;
+
+	if (in_compat_syscall())
+		return 0;
+	nr = p->syscall_filter == 1 ? (long)a1 :
+	     syscall_get_nr(current, (struct pt_regs *)a0);
+	return nr == p->syscall_nr;
+}
+
 static void stp_tp_probe(void *data, unsigned long a0, unsigned long a1,
 			 unsigned long a2, unsigned long a3, unsigned long a4,
 			 unsigned long a5, unsigned long a6, unsigned long a7,
 			 unsigned long a8, unsigned long a9, unsigned long a10,
 			 unsigned long a11)
 {
+	const struct stp_probe_desc *p = data;
 	unsigned long args[12] = { a0, a1, a2, a3, a4, a5, a6, a7, a8, a9,
 				   a10, a11 };
 
-	stp_run_probe_args(data, NULL, STP_STATE_RUNNING, args);
+	if (p->syscall_filter && !stp_tp_syscall_is(p, a0, a1))
+		return;
+	stp_run_probe_args(p, NULL, STP_STATE_RUNNING, args);
 }
 
 /* stp_tp_find - for_each_kernel_tracepoint callback: give @tp to every

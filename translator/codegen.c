@@ -626,6 +626,11 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 		if (d->kind == DP_TRACEPOINT) {
 			char *sym = c_quote(d->symbol, strlen(d->symbol));
 			strbuf_printf(o, ",\n\t  .symbol = %s", sym);
+			if (d->syscall_filter)
+				strbuf_printf(o, ", .syscall_filter = %d, "
+					      ".syscall_nr = %lld",
+					      d->syscall_filter,
+					      (long long)d->syscall_nr);
 			free(sym);
 		}
 		strbuf_printf(o, ", .optional = %d },\n", d->optional);

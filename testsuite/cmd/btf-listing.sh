@@ -27,6 +27,13 @@ want 'kernel.trace("irq_vectors:local_timer_entry") $vector:int' \
     "${K[@]}" -L 'kernel.trace("irq_vectors:local_timer_entry")'
 want 'kernel.trace("sched:sched_stat_sleep") $tsk:struct task_struct* $delay:u64' \
     "${K[@]}" -L 'kernel.trace("sched_stat_sleep")'
+# syscalls:sys_enter_NAME: arguments named from the sys_NAME prototype
+want 'kernel.trace("syscalls:sys_enter_openat") $dfd:int $filename:char const* $flags:int $mode:umode_t' \
+    "${K[@]}" -L 'kernel.trace("syscalls:sys_enter_openat")'
+want 'kernel.trace("syscalls:sys_exit_read") $ret:long int' \
+    "${K[@]}" -L 'kernel.trace("syscalls:sys_exit_read")'
+n=$("$STAP" "${K[@]}" -l 'kernel.trace("syscalls:sys_enter_*")' | wc -l)
+[ "$n" -ge 300 ] || fail "syscalls:sys_enter_* lists $n"
 # wildcards in both parts
 n=$("$STAP" "${K[@]}" -l 'kernel.trace("sched:*")' | wc -l)
 [ "$n" -ge 20 ] || fail "sched:* lists $n tracepoints"

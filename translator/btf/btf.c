@@ -244,14 +244,8 @@ static struct ctype *lookup_type(struct dbg_provider *p, const char *name,
 		return NULL;
 	{
 		struct ctype *t = btf_ctype(bp, id);
-		while (stars--) {
-			struct ctype *ptr = xcalloc(1, sizeof(*ptr));
-			ptr->kind = CT_PTR;
-			ptr->size = 8;
-			ptr->target = t;
-			ptr->name = xasprintf("%s*", t->name);
-			t = ptr;
-		}
+		while (stars--)
+			t = btf_pointer_to(t, NULL);
 		return t;
 	}
 }

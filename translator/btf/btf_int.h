@@ -25,6 +25,10 @@ struct btf_prov {
  * once per id; struct members are filled lazily.  Never NULL. */
 struct ctype *btf_ctype(struct btf_prov *bp, __u32 id);
 
+/* btf_pointer_to - a new pointer node to @t, spelled "T*" or, with
+ * @qual " const", "T const*". */
+struct ctype *btf_pointer_to(struct ctype *t, const char *qual);
+
 /* btf_resolved - @id with typedefs, qualifiers and type tags skipped
  * (0 stays 0: void). */
 __u32 btf_resolved(struct btf_prov *bp, __u32 id);
@@ -65,5 +69,32 @@ struct tp_event {
  * sorted by name, one per name.  Returns 0, or -1 with a heap message
  * in *@why.  Reads ~150 files: call once per session.  (tp_headers.c) */
 int tp_headers_load(struct session *s, struct vec *events, char **why);
+
+/* A system call of the x86-64 ABI, as the kernel's headers declare it. */
+struct tp_syscall {
+	char *name;                 /* "openat" */
+	long nr;                    /* __NR_openat */
+	int has_proto;              /* a sys_NAME prototype was found */
+	int nparams;
+	char *ptypes[6];            /* "const char __user *" */
+	char *pnames[6];            /* "filename", or NULL if unnamed */
+};
+
+/* tp_syscalls_load - append a struct tp_syscall * for every __NR_NAME of
+ * the kbuild's asm/unistd_64.h to @calls (sorted by name), with the
+ * parameters of sys_NAME from include/linux/syscalls.h (and the x86
+ * asm/syscalls.h).  Returns 0, or -1 with a heap message in *@why. */
+int tp_syscalls_load(struct session *s, struct vec *calls, char **why);
+
+/* tp_match_syscalls - append to @out a dbg_function for each
+ * syscalls:sys_enter_NAME / sys_exit_NAME matching fnmatch patterns
+ * @psys:@pname (registered at raw_syscalls' sys_enter / sys_exit, see
+ * tp_syscall_filter).  Returns the number appended.  (syscalls.c) */
+int tp_match_syscalls(struct session *s, struct btf_prov *bp,
+		      const char *psys, const char *pname, struct vec *out);
+
+/* tp_syscall_filter - for a dbg_function of tp_match_syscalls: 1 (enter)
+ * or 2 (exit) and the syscall number in *@nr; 0 for other functions. */
+int tp_syscall_filter(const struct dbg_function *fn, int64_t *nr);
 
 #endif

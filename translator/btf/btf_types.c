@@ -230,3 +230,13 @@ struct ctype *btf_ctype(struct btf_prov *bp, __u32 id)
 	}
 	return ct;
 }
+
+struct ctype *btf_pointer_to(struct ctype *t, const char *qual)
+{
+	struct ctype *ptr = xcalloc(1, sizeof(*ptr));
+	ptr->kind = CT_PTR;
+	ptr->size = 8;
+	ptr->target = t;
+	ptr->name = xasprintf("%s%s*", t->name, qual ? qual : "");
+	return ptr;
+}

@@ -450,3 +450,143 @@ int tp_headers_load(struct session *s, struct vec *events, char **why)
 	free(sc.macros.items);
 	return 0;
 }
+
+/* ---- syscalls: numbers and prototypes ---- */
+
+static int cmp_syscall(const void *a, const void *b)
+{
+	return strcmp((*(struct tp_syscall *const *)a)->name,
+		      (*(struct tp_syscall *const *)b)->name);
+}
+
+static const char *const type_words[] = {
+	"int", "long", "char", "short", "unsigned", "signed", "void",
+	"struct", "union", "enum", "const", "volatile", "__user", NULL,
+};
+
+static int type_word(const char *w)
+{
+	int i;
+	for (i = 0; type_words[i]; i++)
+		if (!strcmp(type_words[i], w))
+			return 1;
+	return 0;
+}
+
+/* one_param - "const char __user *filename" into its type text and name
+ * (NULL when unnamed: "unsigned long", "int __user *", "struct x *"). */
+static void one_param(const char *text, char **type, char **name)
+{
+	const char *end = text + strlen(text), *id;
+	while (end > text && isspace((unsigned char)end[-1]))
+		end--;
+	for (id = end; id > text && is_ident((unsigned char)id[-1]); id--)
+		;
+	*name = NULL;
+	*type = xstrndup(text, end - text);
+	if (id < end && id > text) {
+		char *w = xstrndup(id, end - id), *prev;
+		const char *before = id, *pw;
+		while (before > text && isspace((unsigned char)before[-1]))
+			before--;
+		for (pw = before; pw > text && is_ident((unsigned char)pw[-1]); pw--)
+			;
+		prev = xstrndup(pw, before - pw);
+		/* "struct tag" and "unsigned long" have no name; "int x",
+		 * "char *x" do */
+		if (before > text && !type_word(w) &&
+		    (before[-1] == '*' || (strcmp(prev, "struct") &&
+		     strcmp(prev, "union") && strcmp(prev, "enum")))) {
+			*name = w;
+			free(*type);
+			*type = xstrndup(text, before - text);
+		} else
+			free(w);
+		free(prev);
+	}
+}
+
+/* scan_protos - "long sys_NAME(params);" in @path: fill the syscalls of
+ * @by_name (sorted by name) that have no prototype yet. */
+static void scan_protos(const char *path, struct vec *by_name)
+{
+	char *text = read_file(path, NULL), *p;
+	if (!text)
+		return;
+	strip(text);
+	for (p = text; (p = strstr(p, "long sys_")); ) {
+		const char *name = p + 9, *q = name;
+		struct tp_syscall key, *kp = &key, **found;
+		char *a[6] = {0};
+		int n, i;
+		p += 9;
+		while (is_ident((unsigned char)*q))
+			q++;
+		if (*q != '(')
+			continue;
+		key.name = xstrndup(name, q - name);
+		found = bsearch(&kp, by_name->items, by_name->n, sizeof(void *),
+				cmp_syscall);
+		free(key.name);
+		n = args(&q, a, 6);
+		if (n < 0)
+			break;
+		if (found && !(*found)->has_proto) {
+			(*found)->has_proto = 1;
+			if (!(n == 1 && !strcmp(a[0], "void")))
+				(*found)->nparams = n;
+			for (i = 0; i < (*found)->nparams; i++)
+				one_param(a[i], &(*found)->ptypes[i],
+					  &(*found)->pnames[i]);
+		}
+		for (i = 0; i < 6; i++)
+			free(a[i]);
+	}
+	free(text);
+}
+
+int tp_syscalls_load(struct session *s, struct vec *calls, char **why)
+{
+	char *path, *text, *p, *src;
+	int i;
+	if (!s->kernel_build) {
+		*why = xstrdup("no kernel build directory");
+		return -1;
+	}
+	path = xasprintf("%s/arch/x86/include/generated/uapi/asm/unistd_64.h",
+			 s->kernel_build);
+	if (!(text = read_file(path, NULL))) {
+		*why = xasprintf("cannot read %s", path);
+		free(path);
+		return -1;
+	}
+	free(path);
+	for (p = text; (p = strstr(p, "#define __NR_")); ) {
+		const char *name = p + 13, *q = name;
+		char *end;
+		long nr;
+		p += 13;
+		while (is_ident((unsigned char)*q))
+			q++;
+		nr = strtol(q, &end, 10);
+		if (end == q || nr < 0)
+			continue;
+		{
+			struct tp_syscall *sc = xcalloc(1, sizeof(*sc));
+			sc->name = xstrndup(name, q - name);
+			sc->nr = nr;
+			vec_push(calls, sc);
+		}
+	}
+	free(text);
+	qsort(calls->items, calls->n, sizeof(void *), cmp_syscall);
+	src = source_dir(s);
+	for (i = 0; i < 2; i++) {
+		path = xasprintf("%s/%s", src, i ? "arch/x86/include/asm/syscalls.h"
+						  : "include/linux/syscalls.h");
+		scan_protos(path, calls);
+		free(path);
+	}
+	free(src);
+	return calls->n ? 0 : -1;
+}

@@ -8,6 +8,7 @@
  * parameters are named; the subsystem from the trace headers
  * (tp_headers.c).  Each match becomes a DP_TRACEPOINT derived probe whose
  * dbg_function (is_tracepoint) resolves $ARG to c->tp_args[i] (btf.c).
+ * syscalls:sys_enter_NAME / sys_exit_NAME are added by syscalls.c.
  */
 #include "btf_int.h"
 #include "../elaborate.h"
@@ -152,6 +153,7 @@ int match_kernel_trace(struct session *s, struct probe *p,
 		fn->handle = (void *)(uintptr_t)named_proto(bp, n, e, proto);
 		vec_push(&found, fn);
 	}
+	tp_match_syscalls(s, bp, psys, pname, &found);
 	free(psys);
 	free(pname);
 	if (!found.n) {
@@ -173,6 +175,7 @@ int match_kernel_trace(struct session *s, struct probe *p,
 		d->symbol = xstrdup(fn->symbol);
 		d->fn = fn;
 		d->pp_text = xasprintf("kernel.trace(\"%s\")", fn->name);
+		d->syscall_filter = tp_syscall_filter(fn, &d->syscall_nr);
 		vec_push(&s->derived, d);
 	}
 	free(found.items);
