@@ -169,7 +169,10 @@ static int reg_offsets(struct sc_prov *sp)
 	return found == 6 ? 0 : -1;
 }
 
-static struct sc_prov *sc_for(struct session *s, struct btf_prov *bp)
+/* sc_for - the session's syscall provider; what is missing for it is a
+ * warning unless @quiet (a pattern such as "*" not asking for syscalls). */
+static struct sc_prov *sc_for(struct session *s, struct btf_prov *bp,
+			      int quiet)
 {
 	char *why = NULL;
 	if (scp && scp->bp == bp)
@@ -182,12 +185,14 @@ static struct sc_prov *sc_for(struct session *s, struct btf_prov *bp)
 	scp->p.lookup_type = sc_lookup_type;
 	scp->bp = bp;
 	if (tp_syscalls_load(s, &scp->calls, &why) < 0) {
-		diag_warning(NULL, "no syscalls:sys_enter_/sys_exit_ probes: %s",
-			     why);
+		if (!quiet)
+			diag_warning(NULL, "no syscalls:sys_enter_/sys_exit_ "
+				     "probes: %s", why);
 		free(why);
 	} else if (reg_offsets(scp) < 0) {
-		diag_warning(NULL, "no syscalls:sys_enter_/sys_exit_ probes: "
-			     "BTF has no struct pt_regs");
+		if (!quiet)
+			diag_warning(NULL, "no syscalls:sys_enter_/sys_exit_ "
+				     "probes: BTF has no struct pt_regs");
 		scp->calls.n = 0;
 	}
 	return scp;
@@ -200,7 +205,7 @@ int tp_match_syscalls(struct session *s, struct btf_prov *bp,
 	int i, k, n = 0;
 	if (fnmatch(psys, "syscalls", 0))
 		return 0;
-	sp = sc_for(s, bp);
+	sp = sc_for(s, bp, strcmp(psys, "syscalls") != 0);
 	for (k = 0; k < 2; k++)
 		for (i = 0; i < sp->calls.n; i++) {
 			struct tp_syscall *sc = sp->calls.items[i];
