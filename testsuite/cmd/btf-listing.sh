@@ -44,6 +44,12 @@ n=$("$STAP" "${K[@]}" -l 'kernel.trace("sched:*")' | wc -l)
 # .exported and a wildcard through ksyms
 "$STAP" "${K[@]}" --btf -l 'kernel.function("kernel_rea*").exported' > exp
 grep -qx 'kernel.function("kernel_read").exported' exp || { cat exp; fail "kernel_read is exported"; }
+# module functions: the .ko's split BTF and symbol table
+want 'module("isofs").function("isofs_bmap") $inode:struct inode* $block:sector_t' \
+    "${K[@]}" --btf -L 'module("isofs").function("isofs_bmap")'
+! "$STAP" "${K[@]}" --btf -p2 -e 'probe module("isofs").function("init_iso9660_fs") {}' 2>err || fail "init function accepted"
+! "$STAP" "${K[@]}" --btf -p2 -e 'probe module("no_such_mod").function("*") {}' 2>err || fail "unknown module accepted"
+grep -q 'no module no_such_mod' err || { cat err; fail "no clear module error"; }
 # BTF has no lines, files or locals
 ! "$STAP" "${K[@]}" --btf -p2 -e 'probe kernel.function("vfs_read@fs/read_write.c") {}' 2>err || fail "@file accepted"
 grep -q 'need DWARF (install linux-image-'"$KVER"'-dbg)' err || { cat err; fail "no clear @file error"; }

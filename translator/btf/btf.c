@@ -6,7 +6,8 @@
  * cached).  BTF has no addresses and no source lines: functions are
  * BTF FUNC entries that the symbol table (ksyms.h) says are probeable,
  * and variables are the parameters, valid at the function's entry only,
- * in the x86-64 argument registers.
+ * in the x86-64 argument registers.  module("M").function reads the
+ * module's .ko: its .BTF (split over the kernel's) and its symbols.
  */
 #include "btf_int.h"
 #include "vmlinuz.h"
@@ -20,6 +21,11 @@
 #include <unistd.h>
 
 #include <bpf/libbpf.h>
+
+static void init_provider(struct btf_prov *bp, struct session *s,
+			  struct btf *btf, char *source);
+static struct btf_prov *module_prov(struct btf_prov *kp, const char *name,
+				    char **why);
 
 /* DWARF numbers of rdi rsi rdx rcx r8 r9: the integer argument registers */
 static const int arg_regs[6] = { 5, 4, 1, 2, 8, 9 };
@@ -217,12 +223,15 @@ static struct ctype *lookup_type(struct dbg_provider *p, const char *name,
 		{ "", { BTF_KIND_STRUCT, BTF_KIND_UNION, BTF_KIND_TYPEDEF } },
 	};
 	struct btf_prov *bp = bprov(p);
-	char *base;
+	char *base, *why = NULL;
 	size_t len;
 	int f, k, stars = 0;
 	__u32 id = 0;
-	if (module && strcmp(module, "kernel") != 0)
-		return NULL;
+	if (module && strcmp(module, "kernel") != 0 && !bp->module) {
+		struct btf_prov *mp = module_prov(bp, module, &why);
+		free(why);
+		return mp ? mp->p.lookup_type(&mp->p, name, NULL) : NULL;
+	}
 	while (*name == ' ')
 		name++;
 	base = xstrdup(name);
@@ -257,18 +266,51 @@ static int cmp_fn_name(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* module_prov - the provider of module @name: its .ko's .BTF split over
+ * the kernel's; NULL with a heap message in *@why. */
+static struct btf_prov *module_prov(struct btf_prov *kp, const char *name,
+				    char **why)
+{
+	struct btf_prov *mp;
+	struct btf *btf;
+	char *path;
+	int i;
+	for (i = 0; i < kp->modules.n; i++) {
+		mp = kp->modules.items[i];
+		if (!strcmp(mp->module, name))
+			return mp;
+	}
+	if (!(path = ksyms_module_file(kp->s, name))) {
+		*why = xasprintf("no module %s for kernel %s", name,
+				 kp->s->kernel_release);
+		return NULL;
+	}
+	if (!(btf = btf__parse_elf_split(path, kp->btf))) {
+		*why = xasprintf("%s has no .BTF", path);
+		free(path);
+		return NULL;
+	}
+	mp = xcalloc(1, sizeof(*mp));
+	init_provider(mp, kp->s, btf, path);
+	mp->module = xstrdup(name);
+	mp->first_id = kp->ntypes;
+	vec_push(&kp->modules, mp);
+	return mp;
+}
+
 static int find_functions(struct dbg_provider *p, const struct dbg_query *q,
 			  struct vec *out)
 {
 	struct btf_prov *bp = bprov(p);
-	struct ksyms *k;
+	struct ksyms *k = NULL;
 	struct vec found = {0};
+	char *why = NULL;
 	__u32 id;
 	int i, n = 0, exact = !strpbrk(q->func, "*?[");
-	if (q->module) {
-		diag_error(NULL, "module(\"%s\") functions need DWARF: BTF of "
-			   "modules is not read; install linux-image-%s-dbg",
-			   q->module, bp->s->kernel_release);
+	if (q->module && (!(bp = module_prov(bp, q->module, &why)) ||
+			  !(k = ksyms_module(bp->s, q->module, &why)))) {
+		diag_error(NULL, "module(\"%s\") from BTF: %s", q->module, why);
+		free(why);
 		return -1;
 	}
 	if (q->file || q->line || (q->flags & DBG_Q_STATEMENT)) {
@@ -279,9 +321,9 @@ static int find_functions(struct dbg_provider *p, const struct dbg_query *q,
 	}
 	if (q->flags & DBG_Q_INLINE)
 		return 0;       /* BTF knows out-of-line functions only */
-	if (!(k = ksyms_for(bp->s)))
+	if (!q->module && !(k = ksyms_for(bp->s)))
 		return -1;
-	for (id = 1; id < bp->ntypes; id++) {
+	for (id = bp->first_id; id < bp->ntypes; id++) {
 		const struct btf_type *t = btf__type_by_id(bp->btf, id);
 		const char *name;
 		struct dbg_function *fn;
@@ -297,7 +339,8 @@ static int find_functions(struct dbg_provider *p, const struct dbg_query *q,
 		if ((q->flags & DBG_Q_EXPORTED) && !ksyms_exported(k, name))
 			continue;
 		fn = xcalloc(1, sizeof(*fn));
-		fn->prov = p;
+		fn->prov = &bp->p;
+		fn->module = bp->module;
 		fn->name = (char *)name;
 		fn->symbol = (char *)name;
 		fn->pc = fn->entry_pc = addr;
@@ -381,15 +424,10 @@ static struct btf *open_btf(struct session *s, char **source, char **why)
 	return NULL;
 }
 
-struct dbg_provider *dbg_btf_open(struct session *s, char **why)
+/* init_provider - fill @bp for @btf (read from @source, kept) */
+static void init_provider(struct btf_prov *bp, struct session *s,
+			  struct btf *btf, char *source)
 {
-	struct btf_prov *bp;
-	struct btf *btf;
-	char *source = NULL;
-	libbpf_set_print(libbpf_quiet);
-	if (!(btf = open_btf(s, &source, why)))
-		return NULL;
-	bp = xcalloc(1, sizeof(*bp));
 	bp->p.name = "btf";
 	bp->p.find_functions = find_functions;
 	bp->p.lookup_var = lookup_var;
@@ -401,7 +439,20 @@ struct dbg_provider *dbg_btf_open(struct session *s, char **why)
 	bp->btf = btf;
 	bp->source = source;
 	bp->ntypes = btf__type_cnt(btf);
+	bp->first_id = 1;
 	if (stp_verbose >= 2)
 		fprintf(stderr, "btf: %u types from %s\n", bp->ntypes, source);
+}
+
+struct dbg_provider *dbg_btf_open(struct session *s, char **why)
+{
+	struct btf_prov *bp;
+	struct btf *btf;
+	char *source = NULL;
+	libbpf_set_print(libbpf_quiet);
+	if (!(btf = open_btf(s, &source, why)))
+		return NULL;
+	bp = xcalloc(1, sizeof(*bp));
+	init_provider(bp, s, btf, source);
 	return &bp->p;
 }

@@ -18,6 +18,11 @@ struct btf_prov {
 	struct ctype **types;       /* ctype of each BTF id, built on demand */
 	struct ctype *void_type;
 	__u32 ntypes;
+	/* modules: split BTF over the kernel's (first_id: the module's own
+	 * first type id; 1 for the kernel) */
+	char *module;               /* NULL: the kernel */
+	__u32 first_id;
+	struct vec modules;         /* the kernel's: struct btf_prov * */
 };
 
 /* btf_ctype - the ctype of BTF type @id (0: void), with the spelling
