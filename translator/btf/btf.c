@@ -126,8 +126,8 @@ int btf_param_location(struct btf_prov *bp, const struct btf_type *proto,
 		*why = xasprintf("a %s passed by value (%lld bytes) is %s; "
 				 "install linux-image-%s-dbg to read it",
 				 out->type->name, (long long)size,
-				 regs == 0 ? "on the stack" :
-				 "split over registers",
+				 regs == 0 ? "on the stack" : regs == 1 ?
+				 "in a register" : "split over two registers",
 				 bp->s->kernel_release);
 		return -1;
 	}
@@ -138,7 +138,8 @@ int btf_param_location(struct btf_prov *bp, const struct btf_type *proto,
 	}
 	if (reg < 6) {
 		out->kind = DL_VALUE;
-		out->c_expr = xasprintf("stp_reg(c, %d)", arg_regs[reg]);
+		out->c_expr = btf_narrow(xasprintf("stp_reg(c, %d)",
+						   arg_regs[reg]), out->type);
 	} else {
 		out->kind = DL_ADDR;
 		out->c_expr = xasprintf("(stp_reg(c, 7) + %lld)",
@@ -175,8 +176,14 @@ static int lookup_var(struct dbg_provider *p, struct dbg_function *fn,
 					 out->type->name);
 			return -1;
 		}
+		if (i - first >= 12) {
+			*why = xasprintf("argument %d of a tracepoint is beyond "
+					 "the 12 the runtime passes", i - first);
+			return -1;
+		}
 		out->kind = DL_VALUE;
-		out->c_expr = xasprintf("c->tp_args[%d]", i - first);
+		out->c_expr = btf_narrow(xasprintf("c->tp_args[%d]", i - first),
+					 out->type);
 		return 0;
 	}
 	if (fn->pc != fn->entry_pc) {

@@ -34,6 +34,11 @@ struct ctype *btf_ctype(struct btf_prov *bp, __u32 id);
  * @qual " const", "T const*". */
 struct ctype *btf_pointer_to(struct ctype *t, const char *qual);
 
+/* btf_narrow - @expr (a heap C expression of a 64-bit register or slot
+ * holding a value of type @t) with the bits above @t's size cleared, as
+ * they are undefined in a register; takes @expr, returns a heap string. */
+char *btf_narrow(char *expr, const struct ctype *t);
+
 /* btf_resolved - @id with typedefs, qualifiers and type tags skipped
  * (0 stays 0: void). */
 __u32 btf_resolved(struct btf_prov *bp, __u32 id);

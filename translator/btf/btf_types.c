@@ -240,3 +240,16 @@ struct ctype *btf_pointer_to(struct ctype *t, const char *qual)
 	ptr->name = xasprintf("%s%s*", t->name, qual ? qual : "");
 	return ptr;
 }
+
+char *btf_narrow(char *expr, const struct ctype *t)
+{
+	static const char *const utype[] = { NULL, "unsigned char",
+		"unsigned short", NULL, "unsigned int" };
+	char *r;
+	if ((t->kind != CT_INT && t->kind != CT_ENUM) || t->size >= 8 ||
+	    !t->size || !utype[t->size])
+		return expr;
+	r = xasprintf("((unsigned long)(%s)(%s))", utype[t->size], expr);
+	free(expr);
+	return r;
+}

@@ -109,11 +109,11 @@ static int sc_lookup_var(struct dbg_provider *p, struct dbg_function *fn,
 		}
 		free(names.s);
 		out->kind = DL_VALUE;
-		out->c_expr = xasprintf("stp_read_kernel(c, c->tp_args[0] + "
-					"%llu, 8, %s)",
-					(unsigned long long)scp->reg_off[i],
-					loc_lit);
 		out->type = text_type(scp->bp, f->sc->ptypes[i]);
+		out->c_expr = btf_narrow(xasprintf(
+			"stp_read_kernel(c, c->tp_args[0] + %llu, 8, %s)",
+			(unsigned long long)scp->reg_off[i], loc_lit),
+			out->type);
 		return 0;
 	}
 	*why = xasprintf("not found; the arguments of sys_%s:%s", f->sc->name,
