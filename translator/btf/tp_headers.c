@@ -15,7 +15,7 @@
 #include "btf_int.h"
 
 #include <ctype.h>
-#include <dirent.h>
+#include <glob.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -356,26 +356,18 @@ static void scan_file(struct scan *sc, const char *path)
 	free(text);
 }
 
-/* scan_dir - the headers in @dir whose names end in @suffix */
+/* scan_dir - the headers in @dir whose names end in @suffix, in order */
 static void scan_dir(struct scan *sc, const char *dir, const char *suffix)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	struct vec names = {0};
-	int i;
-	if (!d)
-		return;
-	while ((de = readdir(d)))
-		if (strlen(de->d_name) > strlen(suffix) &&
-		    !strcmp(de->d_name + strlen(de->d_name) - strlen(suffix),
-			    suffix))
-			vec_push(&names, xasprintf("%s/%s", dir, de->d_name));
-	closedir(d);
-	for (i = 0; i < names.n; i++) {
-		scan_file(sc, names.items[i]);
-		free(names.items[i]);
+	char *pattern = xasprintf("%s/*%s", dir, suffix);
+	glob_t g;
+	size_t i;
+	if (glob(pattern, 0, NULL, &g) == 0) {
+		for (i = 0; i < g.gl_pathc; i++)
+			scan_file(sc, g.gl_pathv[i]);
+		globfree(&g);
 	}
-	free(names.items);
+	free(pattern);
 }
 
 /* source_dir - the kernel headers holding include/trace/events */
