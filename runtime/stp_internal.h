@@ -44,6 +44,17 @@ void stp_contexts_free(void);
  * Context: any; does not sleep; disables preemption itself. */
 void stp_run_probe(const struct stp_probe_desc *p, struct pt_regs *regs,
 		   int want);
+/* stp_copy_string - copy the string at @addr byte by byte (the nofault
+ * string helpers are not exported to modules) into @dst, at most
+ * @limit - 1 bytes, from user memory if @user.  Returns 0 or -EFAULT
+ * (@dst then holds what was read).  Context: any; never sleeps. */
+int stp_copy_string(char *dst, unsigned long addr, long limit, int user);
+
+/* stp_run_handler - as stp_run_probe, running @handler (the probe's own,
+ * or its .return probe's entry handler) with c->entry_data = @entry_data. */
+void stp_run_handler(const struct stp_probe_desc *p, struct pt_regs *regs,
+		     int want, void (*handler)(struct stp_context *c),
+		     void *entry_data);
 /* stp_run_probe_args - stp_run_probe() with the tracepoint arguments
  * @tp_args (12 of them) copied into the context's tp_args first. */
 void stp_run_probe_args(const struct stp_probe_desc *p, struct pt_regs *regs,

@@ -104,6 +104,8 @@ struct stp_rx_work {
 struct stp_context {
 	const struct stp_probe_desc *probe; /* the probe being run */
 	struct pt_regs *regs;      /* registers at the probe point, or NULL */
+	void *entry_data;          /* .return probes: what the entry handler
+	                            * saved in the kretprobe instance */
 	const char *error;         /* first error of this hit, or NULL */
 	const char *error_loc;     /* its script location "file:line:col" */
 	char error_buf[128];       /* storage for formatted error messages */
@@ -428,6 +430,25 @@ const char *stp_map_iter_val_str(struct stp_htab *t, void *e);
  * globals a script writes but never reads.  Lock: exclusive. */
 void stp_map_dump(struct stp_context *c, struct stp_map *m);
 
+/* ---- target variables (tvar.c) ---- */
+
+/* stp_reg - the value of x86-64 DWARF register @regno (0 rax, 1 rdx,
+ * 2 rcx, 3 rbx, 4 rsi, 5 rdi, 6 rbp, 7 rsp, 8-15 r8-r15, 16 rip) at the
+ * probe point.  Without registers (begin, timers) or for another number
+ * it records an error and returns 0.  Context: any; does not sleep. */
+unsigned long stp_reg(struct stp_context *c, int regno);
+
+/* stp_tv_appendf - append printf-style text to the MAXSTRINGLEN buffer
+ * @dst, truncating.  Context: any. */
+void stp_tv_appendf(char *dst, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* stp_tv_kstr - append the kernel string at @addr (at most @max bytes)
+ * quoted, as "text", or its address in hex if it cannot be read (no
+ * error: pretty-printing shows what it can).  Context: any. */
+void stp_tv_kstr(struct stp_context *c, char *dst, unsigned long addr,
+		 long max);
+
 /* ---- fault-tolerant memory access (memory.c) ----
  * Reads of kernel or user memory for script code.  A bad address records
  * "kernel read fault at 0xADDR" (or "user read fault ...") at @loc and
@@ -468,6 +489,11 @@ struct stp_probe_desc {
 	int is_return;
 	int maxactive;             /* 0: the kernel's default */
 	int optional;              /* registration failure is not an error */
+	/* .return probes reading values of the function's entry: run at the
+	 * entry with c->entry_data = entry_size bytes of the kretprobe
+	 * instance, whose first int it sets to 1 on success. */
+	void (*entry_handler)(struct stp_context *c);
+	size_t entry_size;
 	int syscall_filter;        /* STP_PROBE_TRACEPOINT on raw_syscalls'
 	                            * sys_enter (1) / sys_exit (2): run only
 	                            * for native syscall syscall_nr; 0: all */

@@ -50,6 +50,8 @@ struct derived_probe {
 	                             * target variables are resolved against */
 	void *tvars;                /* pass 2 (tvar.c): the target-variable
 	                             * accesses of this derived probe */
+	int entry_n;                /* pass 3: values its .return handler
+	                             * saves at the function's entry */
 };
 
 struct session {
