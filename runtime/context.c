@@ -71,9 +71,30 @@ void stp_run_probe(const struct stp_probe_desc *p, struct pt_regs *regs,
 	stp_run_handler(p, regs, want, p->handler, NULL);
 }
 
+static void stp_run_common(const struct stp_probe_desc *p,
+			   struct pt_regs *regs, int want,
+			   void (*handler)(struct stp_context *c),
+			   void *entry_data, const unsigned long *tp_args);
+
 void stp_run_handler(const struct stp_probe_desc *p, struct pt_regs *regs,
 		     int want, void (*handler)(struct stp_context *c),
 		     void *entry_data)
+{
+	stp_run_common(p, regs, want, handler, entry_data, NULL);
+}
+
+void stp_run_probe_args(const struct stp_probe_desc *p, struct pt_regs *regs,
+			int want, const unsigned long *tp_args)
+{
+	stp_run_common(p, regs, want, p->handler, NULL, tp_args);
+}
+
+/* stp_run_common - stp_run_handler(), and the tracepoint arguments
+ * @tp_args (12, or NULL) copied into the context first. */
+static void stp_run_common(const struct stp_probe_desc *p,
+			   struct pt_regs *regs, int want,
+			   void (*handler)(struct stp_context *c),
+			   void *entry_data, const unsigned long *tp_args)
 {
 	struct stp_cpu *sc;
 	struct stp_context *c;
@@ -105,6 +126,8 @@ void stp_run_handler(const struct stp_probe_desc *p, struct pt_regs *regs,
 	c->rx_ngroups = -1;
 	c->nesting = 0;
 	c->frame_used = 0;
+	if (tp_args)
+		memcpy(c->tp_args, tp_args, sizeof(c->tp_args));
 	sc->pb.len = 0;
 	/* begin/end run in stapio's process: let their flushes wait for
 	 * stapio to drain the relay when it runs on another CPU */

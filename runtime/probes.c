@@ -141,7 +141,10 @@ int stp_probes_register(void)
 		stp_probes_unregister();
 		return rc;
 	}
-	return 0;
+	rc = stp_tracepoints_register();        /* tracepoints.c */
+	if (rc)
+		stp_probes_unregister();
+	return rc;
 }
 
 void stp_probes_unregister(void)
@@ -150,6 +153,7 @@ void stp_probes_unregister(void)
 	struct kretprobe **krps;
 	int i, nk = 0, nr = 0;
 
+	stp_tracepoints_unregister();           /* tracepoints.c */
 	if (!stp_rt)
 		return;
 	/* Timers first: hrtimer_cancel waits for a running callback. */

@@ -123,6 +123,8 @@ struct stp_context {
 	struct stp_rx_work rx_work; /* the matcher's scratch space */
 	char frames[STP_CONTEXT_STACK]; /* locals of the running probe and
 	                                 * script functions, bump-allocated */
+	unsigned long tp_args[12];  /* STP_PROBE_TRACEPOINT: the tracepoint's
+	                             * arguments, each in a 64-bit slot */
 };
 
 /* stp_error - record a run-time error in the current probe hit.
@@ -484,6 +486,7 @@ enum stp_probe_kind {
 	STP_PROBE_END,
 	STP_PROBE_TIMER,           /* period_ns, one CPU (timer.ms/s/us/ns) */
 	STP_PROBE_KPROBE,          /* symbol (+offset), is_return, maxactive */
+	STP_PROBE_TRACEPOINT,      /* symbol: the tracepoint's name */
 };
 
 struct stp_probe_desc {
@@ -492,7 +495,7 @@ struct stp_probe_desc {
 	const char *loc;           /* script location of the probe "file:line:col" */
 	void (*handler)(struct stp_context *c);
 	u64 period_ns;             /* STP_PROBE_TIMER */
-	const char *symbol;        /* STP_PROBE_KPROBE */
+	const char *symbol;        /* STP_PROBE_KPROBE, STP_PROBE_TRACEPOINT */
 	unsigned long offset;
 	int is_return;
 	int maxactive;             /* 0: the kernel's default */
@@ -502,6 +505,10 @@ struct stp_probe_desc {
 	 * instance, whose first int it sets to 1 on success. */
 	void (*entry_handler)(struct stp_context *c);
 	size_t entry_size;
+	int syscall_filter;        /* STP_PROBE_TRACEPOINT on raw_syscalls'
+	                            * sys_enter (1) / sys_exit (2): run only
+	                            * for native syscall syscall_nr; 0: all */
+	long syscall_nr;
 };
 
 struct stp_module_desc {

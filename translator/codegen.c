@@ -619,6 +619,7 @@ static const char *kind_name(enum dp_kind k)
 	case DP_BEGIN: return "STP_PROBE_BEGIN";
 	case DP_END: return "STP_PROBE_END";
 	case DP_TIMER: return "STP_PROBE_TIMER";
+	case DP_TRACEPOINT: return "STP_PROBE_TRACEPOINT";
 	default: return "STP_PROBE_KPROBE";
 	}
 }
@@ -695,6 +696,16 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 				      ".is_return = %d, .maxactive = %lld",
 				      sym, (long long)d->offset, d->is_return,
 				      (long long)d->maxactive);
+			free(sym);
+		}
+		if (d->kind == DP_TRACEPOINT) {
+			char *sym = c_quote(d->symbol, strlen(d->symbol));
+			strbuf_printf(o, ",\n\t  .symbol = %s", sym);
+			if (d->syscall_filter)
+				strbuf_printf(o, ", .syscall_filter = %d, "
+					      ".syscall_nr = %lld",
+					      d->syscall_filter,
+					      (long long)d->syscall_nr);
 			free(sym);
 		}
 		strbuf_printf(o, ", .optional = %d },\n", d->optional);
