@@ -41,6 +41,13 @@ struct derived_probe {
 	int optional;
 	int wildcard;               /* one of many points a pattern matched:
 	                             * failing to register it is a warning */
+	/* DP_PROFILE, DP_PERF: a perf event on every online CPU; C constant
+	 * expressions for the generated table */
+	const char *perf_type;      /* "PERF_TYPE_SOFTWARE", or a number */
+	const char *perf_config;    /* "PERF_COUNT_SW_CPU_CLOCK", ... */
+	char *sample;               /* sample period (events, ns for clocks),
+	                             * or the frequency in Hz when perf_freq */
+	int perf_freq;
 	struct dbg_function *fn;    /* kernel.function & co, kernel.trace: what
 	                             * target variables are resolved against */
 	void *tvars;                /* pass 2 (tvar.c): the target-variable
