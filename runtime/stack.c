@@ -1,6 +1,6 @@
 /* stack.c - kernel backtraces (ORC unwinder) and symbol names (kallsyms)
  * for the context tapsets: backtrace(), print_backtrace(), symname(),
- * symdata(), probefunc(), probemod(), addr(), uaddr().
+ * symdata(), probefunc(), probemod(), addr(), uaddr(), task_backtrace().
  *
  * Everything here runs in probe context with preemption disabled: no
  * sleeping, no allocation.  The symbol text is formatted into a per-CPU
@@ -10,6 +10,9 @@
 #include <linux/kallsyms.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/rcupdate.h>
 #include <asm/unwind.h>
 #include "stp_internal.h"
 
@@ -78,13 +81,15 @@ void stp_symmod(char *dst, unsigned long addr)
  * returns false to stop the walk. */
 typedef bool (*stp_frame_fn)(unsigned long addr, void *arg);
 
-/* stp_stack_walk - call @fn for at most MAXBACKTRACE frames of the kernel
- * stack of @c's hit (see stp_backtrace in stp_runtime.h). */
-static void stp_stack_walk(struct stp_context *c, stp_frame_fn fn, void *arg)
+/* stp_walk - call @fn for at most MAXBACKTRACE frames of @task's kernel
+ * stack: from @regs when given (kernel mode; first the address in them),
+ * else from @task's saved state, or for current from here, skipping the
+ * runtime's own leading frames. */
+static void stp_walk(struct task_struct *task, struct pt_regs *regs,
+		     stp_frame_fn fn, void *arg)
 {
-	struct pt_regs *regs = c->regs;
 	struct unwind_state st;
-	bool ours = !regs;     /* skipping the runtime's leading frames */
+	bool ours = !regs && task == current;
 	int n = 0;
 
 	if (regs && user_mode(regs))
@@ -94,7 +99,7 @@ static void stp_stack_walk(struct stp_context *c, stp_frame_fn fn, void *arg)
 			return;
 		n++;
 	}
-	for (unwind_start(&st, current, regs, NULL);
+	for (unwind_start(&st, task, regs, NULL);
 	     !unwind_done(&st) && n < MAXBACKTRACE; unwind_next_frame(&st)) {
 		unsigned long a = unwind_get_return_address(&st);
 
@@ -107,6 +112,13 @@ static void stp_stack_walk(struct stp_context *c, stp_frame_fn fn, void *arg)
 			return;
 		n++;
 	}
+}
+
+/* stp_stack_walk - stp_walk of the hit's stack (see stp_backtrace in
+ * stp_runtime.h). */
+static void stp_stack_walk(struct stp_context *c, stp_frame_fn fn, void *arg)
+{
+	stp_walk(current, c->regs, fn, arg);
 }
 
 struct stp_hex_out {
@@ -160,6 +172,44 @@ static bool stp_frame_line(unsigned long addr, void *arg)
 	stp_sprintf_cat(o->dst, " 0x%016lx : %s%s\n", addr, b,
 			found && !mod ? " [kernel]" : "");
 	return strlen(o->dst) < MAXSTRINGLEN - 1;
+}
+
+void stp_task_backtrace(struct stp_context *c, char *dst,
+			unsigned long task, const char *loc)
+{
+	struct stp_hex_out o = { .dst = dst, .len = 0 };
+	struct task_struct *t;
+	pid_t pid;
+
+	dst[0] = '\0';
+	if (task == (unsigned long)current) {
+		stp_walk(current, NULL, stp_frame_hex, &o);
+		return;
+	}
+	/* @task must be a live task: the one its pid names */
+	pid = stp_read_kernel(c, task + offsetof(struct task_struct, pid),
+			      sizeof(pid_t), loc);
+	if (c->error)
+		return;
+	rcu_read_lock();
+	t = pid > 0 ? pid_task(find_pid_ns(pid, &init_pid_ns), PIDTYPE_PID) :
+		NULL;
+	if ((unsigned long)t != task) {
+		rcu_read_unlock();
+		snprintf(c->error_buf, sizeof(c->error_buf),
+			 "task_backtrace: 0x%lx is not a task", task);
+		stp_error(c, c->error_buf, loc);
+		return;
+	}
+	if (READ_ONCE(t->on_cpu)) {
+		rcu_read_unlock();
+		stp_error(c, "task_backtrace: the task is running on another "
+			  "CPU", loc);
+		return;
+	}
+	/* its stack is freed only after an RCU grace period */
+	stp_walk(t, NULL, stp_frame_hex, &o);
+	rcu_read_unlock();
 }
 
 void stp_print_backtrace(struct stp_context *c, char *dst)

@@ -466,6 +466,12 @@ void stp_symmod(char *dst, unsigned long addr);
  * from nothing when they are user-mode, else from the current stack
  * without the runtime's own frames. */
 void stp_backtrace(struct stp_context *c, char *dst);
+/* stp_task_backtrace - as stp_backtrace, the kernel stack of the task
+ * whose task_struct is at @task: current's from here (without the
+ * runtime's frames), another task's from where it last slept.  Errors
+ * (at @loc): @task is not a live task, or it runs on another CPU. */
+void stp_task_backtrace(struct stp_context *c, char *dst,
+			unsigned long task, const char *loc);
 /* stp_print_backtrace - print the same stack, one frame a line:
  * " 0xffffffff81234567 : vfs_read+0x0/0x1a0 [kernel]" (to @dst,
  * MAXSTRINGLEN, truncated, when it is not NULL). */
