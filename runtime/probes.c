@@ -166,8 +166,10 @@ int stp_probes_register(void)
 			r->registered = 1;
 			continue;
 		}
+		if (r->p->optional)     /* "?": no word about it */
+			continue;
 		r->rc = rc;
-		if (r->p->optional || r->p->wildcard)
+		if (r->p->wildcard)     /* counted for stp_warn_wildcards */
 			continue;
 		stp_ctl_send_text(STP_MSG_ERROR,
 			"ERROR: probe %s registration failed (rc %d) near %s\n",
