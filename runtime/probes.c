@@ -172,8 +172,11 @@ int stp_probes_register(void)
 		if (r->p->wildcard)     /* counted for stp_warn_wildcards */
 			continue;
 		stp_ctl_send_text(STP_MSG_ERROR,
-			"ERROR: probe %s registration failed (rc %d) near %s\n",
+			"ERROR: probe %s registration failed (rc %d%s) near %s\n",
 			r->p->pp ? r->p->pp : "?", rc,
+			r->p->kind == STP_PROBE_PERF &&
+			(rc == -ENOENT || rc == -EOPNOTSUPP) ?
+			": no such perf event on this machine" : "",
 			r->p->loc ? r->p->loc : "?");
 		stp_probes_unregister();
 		return rc;
