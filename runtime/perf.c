@@ -1,6 +1,7 @@
 /* perf.c - timer.profile and perf.* probes: one kernel perf event per
  * online CPU whose overflow handler runs the probe with the interrupted
- * registers (kernel or user mode). */
+ * registers (kernel or user mode).  CPUs brought online during the run
+ * get no event. */
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/cpu.h>
