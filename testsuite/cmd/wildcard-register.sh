@@ -1,8 +1,10 @@
 # Mass kprobe registration and the wildcard warning, at the runtime level.
-# Until a debuginfo provider expands kernel.function("PATTERN"), the probe
-# table a pattern would produce is made from stap's own output: one
-# kprobe.function probe per text symbol of the lab kernel matching do_* and
-# notify_* (from the debuginfo vmlinux, names with '.' left out), whose
+# The debuginfo providers leave the functions kprobes refuse out of a
+# kernel.function("PATTERN") expansion, so a real pattern rarely has a
+# failure to show.  Here the probe table of a pattern is made from stap's
+# own output instead: one kprobe.function probe per text symbol of the lab
+# kernel matching do_* and notify_* (from the debuginfo vmlinux, names
+# with '.' left out, refused ones included), whose
 # table entries get the `.wildcard = 1, .pattern = ...` that codegen emits
 # for a pattern's derived probes (testsuite/lab/wildcard-module).  Some of those symbols are on the kprobe
 # blacklist (do_int3, notify_die, ...) or in refused sections.  In one lab
