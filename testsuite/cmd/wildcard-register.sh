@@ -4,11 +4,11 @@
 # failure to show.  Here the probe table of a pattern is made from stap's
 # own output instead: one kprobe.function probe per text symbol of the lab
 # kernel matching do_* and notify_* (from the debuginfo vmlinux, names
-# with '.' left out, refused ones included), whose
-# table entries get the `.wildcard = 1, .pattern = ...` that codegen emits
-# for a pattern's derived probes (testsuite/lab/wildcard-module).  Some of those symbols are on the kprobe
-# blacklist (do_int3, notify_die, ...) or in refused sections.  In one lab
-# boot:
+# with '.' left out, refused ones included), whose table entries get the
+# `.wildcard = 1, .pattern = ...` that codegen emits for a pattern's
+# derived probes (testsuite/lab/wildcard-module).  Some of those symbols
+# are on the kprobe blacklist (do_int3, notify_die, ...) or in refused
+# sections.  In one lab boot:
 #  - the wildcard module starts: one WARNING per pattern, the run goes on
 #    (a vfs_read probe counts reader's 1000 reads), and ends cleanly;
 #  - the same kind of failure without the wildcard mark (do_int3 after a
