@@ -80,8 +80,12 @@ int main(int argc, char **argv)
 		syscall(SYS_getppid);
 
 	for (i = 0; i < execs; i++) {
-		char num[24];
-		char *cargv[] = { argv[0], "child", num, NULL };
+		/* the child's arguments on the stack, not in .rodata: a
+		 * forked child has no page table entries for file-backed
+		 * pages yet, and probes (which cannot take page faults)
+		 * would not be able to read them at its execve */
+		char num[24], child[] = "child";
+		char *cargv[] = { argv[0], child, num, NULL };
 		int status;
 		pid_t pid;
 
