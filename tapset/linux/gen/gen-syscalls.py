@@ -108,6 +108,9 @@ STAP_KEYWORDS = {'probe', 'global', 'function', 'private', 'if', 'else',
 # Variables every alias sets itself.
 RESERVED = {'name', 'argstr', 'retval', 'retstr'}
 
+# Calls returning an address: retstr in hex.
+HEX_RETURNS = {'mmap', 'brk', 'mremap', 'shmat'}
+
 DFD_NAMES = {'dfd', 'olddfd', 'newdfd', 'dirfd', 'fromfd', 'todfd'}
 O_CREAT, O_TMPFILE = 0o100, 0o20000000
 
@@ -300,9 +303,9 @@ def main():
         proto = ', '.join('%s %s' % t for t in args) or 'void'
         sc.append('\n# %d %s(%s)\nprobe syscall.%s = kprobe.function("%s")\n{\n%s\n}\n'
                   'probe syscall.%s.return = kprobe.function("%s").return\n{\n'
-                  '\tname = "%s"\n\tretval = returnval()\n\tretstr = return_str(1, retval)\n}\n'
+                  '\tname = "%s"\n\tretval = returnval()\n\tretstr = return_str(%d, retval)\n}\n'
                   % (nr, call, proto, pname, sym, '\n'.join(gen_entry(call, pname, args)),
-                     pname, sym, pname))
+                     pname, sym, pname, 2 if call in HEX_RETURNS else 1))
         nd.append('probe nd_syscall.%s = syscall.%s { }\n'
                   'probe nd_syscall.%s.return = syscall.%s.return { }\n'
                   % (pname, pname, pname, pname))
