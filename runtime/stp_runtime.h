@@ -23,6 +23,7 @@
 #include <linux/spinlock.h>
 #include <linux/moduleparam.h>
 #include <linux/ctype.h>
+#include <uapi/linux/perf_event.h>  /* PERF_TYPE_*, PERF_COUNT_* (perf probes) */
 
 #ifndef MAXSTRINGLEN
 #define MAXSTRINGLEN 512        /* bytes of a script string, NUL included */
@@ -104,6 +105,8 @@ struct stp_rx_work {
 struct stp_context {
 	const struct stp_probe_desc *probe; /* the probe being run */
 	struct pt_regs *regs;      /* registers at the probe point, or NULL */
+	void *entry_data;          /* .return probes: what the entry handler
+	                            * saved in the kretprobe instance */
 	const char *error;         /* first error of this hit, or NULL */
 	const char *error_loc;     /* its script location "file:line:col" */
 	char error_buf[128];       /* storage for formatted error messages */
@@ -123,6 +126,8 @@ struct stp_context {
 	struct stp_rx_work rx_work; /* the matcher's scratch space */
 	char frames[STP_CONTEXT_STACK]; /* locals of the running probe and
 	                                 * script functions, bump-allocated */
+	unsigned long tp_args[12];  /* STP_PROBE_TRACEPOINT: the tracepoint's
+	                             * arguments, each in a 64-bit slot */
 };
 
 /* stp_error - record a run-time error in the current probe hit.
@@ -478,6 +483,36 @@ const char *stp_map_iter_val_str(struct stp_htab *t, void *e);
  * globals a script writes but never reads.  Lock: exclusive. */
 void stp_map_dump(struct stp_context *c, struct stp_map *m);
 
+/* ---- target variables (tvar.c) ---- */
+
+/* stp_reg - the value of x86-64 DWARF register @regno (0 rax, 1 rdx,
+ * 2 rcx, 3 rbx, 4 rsi, 5 rdi, 6 rbp, 7 rsp, 8-15 r8-r15, 16 rip) at the
+ * probe point.  Without registers (begin, timers) or for another number
+ * it records an error and returns 0.  Context: any; does not sleep. */
+unsigned long stp_reg(struct stp_context *c, int regno);
+
+/* stp_set_reg - guru mode: set DWARF register @regno (as stp_reg) of the
+ * probed code to @v; the kprobe or kretprobe returns into the new value.
+ * Errors as stp_reg.  Context: any; does not sleep. */
+void stp_set_reg(struct stp_context *c, int regno, unsigned long v);
+
+/* stp_write_kernel - guru mode: store the low @size (1, 2, 4, 8) bytes of
+ * @v at kernel address @addr; a bad address records "kernel write fault
+ * at 0xADDR" at @loc.  Context: any; never sleeps. */
+void stp_write_kernel(struct stp_context *c, unsigned long addr, int size,
+		      u64 v, const char *loc);
+
+/* stp_tv_appendf - append printf-style text to the MAXSTRINGLEN buffer
+ * @dst, truncating.  Context: any. */
+void stp_tv_appendf(char *dst, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* stp_tv_kstr - append the kernel string at @addr (at most @max bytes)
+ * quoted, as "text", or its address in hex if it cannot be read (no
+ * error: pretty-printing shows what it can).  Context: any. */
+void stp_tv_kstr(struct stp_context *c, char *dst, unsigned long addr,
+		 long max);
+
 /* ---- fault-tolerant memory access (memory.c) ----
  * Reads of kernel or user memory for script code.  A bad address records
  * "kernel read fault at 0xADDR" (or "user read fault ...") at @loc and
@@ -493,6 +528,58 @@ void stp_read_kernel_string(struct stp_context *c, char *dst,
 void stp_read_user_string(struct stp_context *c, char *dst,
 			  unsigned long addr, long max, const char *loc);
 
+/* ---- stacks and symbols (stack.c) ----
+ * All of these run in probe context: no sleeping, no allocation; symbol
+ * names come from kallsyms (sprint_symbol), stacks from the kernel's
+ * unwinder (ORC), at most MAXBACKTRACE frames. */
+#ifndef MAXBACKTRACE
+#define MAXBACKTRACE 20            /* frames of a backtrace */
+#endif
+
+/* stp_symname - the name of the kernel symbol containing @addr ("vfs_read",
+ * without a module suffix) into @dst (MAXSTRINGLEN); "0x..." if none. */
+void stp_symname(char *dst, unsigned long addr);
+/* stp_symdata - "vfs_read+0x0/0x1a0 [kernel]" (modules: "[ext4]") for
+ * @addr into @dst (MAXSTRINGLEN); "0x..." if no symbol contains it. */
+void stp_symdata(char *dst, unsigned long addr);
+/* stp_symmod - the module containing @addr ("ext4"), "kernel" for the
+ * kernel image, "" if neither. */
+void stp_symmod(char *dst, unsigned long addr);
+/* stp_backtrace - the kernel stack of the probe hit as hex addresses
+ * separated by spaces ("0xffffffff81234567 0x...") into @dst
+ * (MAXSTRINGLEN, truncated at a whole address).  Unwinds from c->regs
+ * when the hit has kernel-mode registers (first the interrupted address),
+ * from nothing when they are user-mode, else from the current stack
+ * without the runtime's own frames. */
+void stp_backtrace(struct stp_context *c, char *dst);
+/* stp_task_backtrace - as stp_backtrace, the kernel stack of the task
+ * whose task_struct is at @task: current's from here (without the
+ * runtime's frames), another task's from where it last slept.  Errors
+ * (at @loc): @task is not a live task, or it runs on another CPU. */
+void stp_task_backtrace(struct stp_context *c, char *dst,
+			unsigned long task, const char *loc);
+/* stp_print_backtrace - print the same stack, one frame a line:
+ * " 0xffffffff81234567 : vfs_read+0x0/0x1a0 [kernel]" (to @dst,
+ * MAXSTRINGLEN, truncated, when it is not NULL). */
+void stp_print_backtrace(struct stp_context *c, char *dst);
+/* stp_print_stack - print the frames of a stp_backtrace() string @s in
+ * the same format (to @dst, MAXSTRINGLEN, when it is not NULL). */
+void stp_print_stack(struct stp_context *c, char *dst, const char *s);
+/* stp_stack_nth - the address of frame @n (0: the innermost) of the same
+ * stack, 0 when it has no such frame. */
+unsigned long stp_stack_nth(struct stp_context *c, s64 n);
+/* stp_probe_addr - the probed address: the interrupted instruction of a
+ * kprobe/perf hit (c->regs ip), 0 when the hit has no registers. */
+unsigned long stp_probe_addr(struct stp_context *c);
+/* stp_probe_uaddr - the user-space instruction pointer of the current
+ * task at the hit, 0 in kernel threads. */
+unsigned long stp_probe_uaddr(struct stp_context *c);
+/* stp_probefunc / stp_probemod - the probed function ("vfs_read") and
+ * its module ("kernel", "ext4") into @dst (MAXSTRINGLEN); "" when the
+ * probe has no address (begin, timer.ms, ...). */
+void stp_probefunc(struct stp_context *c, char *dst);
+void stp_probemod(struct stp_context *c, char *dst);
+
 /* stp_param_ops_s64 - module parameter operations for a long script
  * global (stap -G name=value): decimal, 0x hex or 0 octal, 64-bit. */
 extern const struct kernel_param_ops stp_param_ops_s64;
@@ -504,6 +591,10 @@ enum stp_probe_kind {
 	STP_PROBE_END,
 	STP_PROBE_TIMER,           /* period_ns, one CPU (timer.ms/s/us/ns) */
 	STP_PROBE_KPROBE,          /* symbol (+offset), is_return, maxactive */
+	STP_PROBE_PERF,            /* perf event on every online CPU: perf_type,
+	                            * perf_config, sample, perf_freq
+	                            * (timer.profile, perf.*) */
+	STP_PROBE_TRACEPOINT,      /* symbol: the tracepoint's name */
 };
 
 struct stp_probe_desc {
@@ -512,11 +603,30 @@ struct stp_probe_desc {
 	const char *loc;           /* script location of the probe "file:line:col" */
 	void (*handler)(struct stp_context *c);
 	u64 period_ns;             /* STP_PROBE_TIMER */
-	const char *symbol;        /* STP_PROBE_KPROBE */
+	const char *symbol;        /* STP_PROBE_KPROBE, STP_PROBE_TRACEPOINT */
 	unsigned long offset;
 	int is_return;
 	int maxactive;             /* 0: the kernel's default */
 	int optional;              /* registration failure is not an error */
+	int wildcard;              /* one of several probes a pattern matched:
+	                            * failing to register is counted, and one
+	                            * warning per pattern is sent */
+	const char *pattern;       /* wildcard: the pattern as written; the
+	                            * probes of one pattern are adjacent */
+	u32 perf_type;             /* STP_PROBE_PERF: PERF_TYPE_* */
+	u64 perf_config;           /* PERF_COUNT_* */
+	u64 sample;                /* sample period (ns for the clocks) or,
+	                            * with perf_freq, samples per second */
+	int perf_freq;
+	/* .return probes reading values of the function's entry: run at the
+	 * entry with c->entry_data = entry_size bytes of the kretprobe
+	 * instance, whose first int it sets to 1 on success. */
+	void (*entry_handler)(struct stp_context *c);
+	size_t entry_size;
+	int syscall_filter;        /* STP_PROBE_TRACEPOINT on raw_syscalls'
+	                            * sys_enter (1) / sys_exit (2): run only
+	                            * for native syscall syscall_nr; 0: all */
+	long syscall_nr;
 };
 
 struct stp_module_desc {

@@ -41,10 +41,24 @@ struct derived_probe {
 	int optional;
 	int wildcard;               /* one of many points a pattern matched:
 	                             * failing to register it is a warning */
+	/* DP_PROFILE, DP_PERF: a perf event on every online CPU; C constant
+	 * expressions for the generated table */
+	const char *perf_type;      /* "PERF_TYPE_SOFTWARE", or a number */
+	const char *perf_config;    /* "PERF_COUNT_SW_CPU_CLOCK", ... */
+	char *sample;               /* sample period (events, ns for clocks),
+	                             * or the frequency in Hz when perf_freq */
+	int perf_freq;
+	int syscall_filter;         /* DP_TRACEPOINT on raw_syscalls for
+	                             * syscalls:sys_enter_NAME (1) or
+	                             * sys_exit_NAME (2): run only for syscall
+	                             * number syscall_nr; 0: no filter */
+	int64_t syscall_nr;
 	struct dbg_function *fn;    /* kernel.function & co, kernel.trace: what
 	                             * target variables are resolved against */
 	void *tvars;                /* pass 2 (tvar.c): the target-variable
 	                             * accesses of this derived probe */
+	int entry_n;                /* pass 3: values its .return handler
+	                             * saves at the function's entry */
 };
 
 struct session {
