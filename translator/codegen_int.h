@@ -6,7 +6,12 @@
  *  - each probe body is a function probe_N(struct stp_context *c) and each
  *    script function fn_NAME_ARITY(c, [char *ret,] args...); their locals,
  *    parameters and temporaries live in a frame struct allocated from the
- *    context's frame arena (never on the kernel stack);
+ *    context's frame arena (never on the kernel stack); only the fields
+ *    before its zero_end marker (the script's locals) start zeroed;
+ *  - a foreach walks its own snapshot of the array's order, kept in the
+ *    arena above the frame until the loop ends (or the frame is left);
+ *  - `next` in a function sets c->next and every caller unwinds to the
+ *    end of the probe;
  *  - long values are s64 C expressions, string values const char *
  *    expressions pointing at storage that lives until the statement ends;
  *  - after anything that can fail, "if (unlikely(c->error)) goto LABEL;"
