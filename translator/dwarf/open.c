@@ -1,0 +1,216 @@
+/* open.c - finding and opening the kernel's DWARF (dbg_dwarf_open), and
+ * a module's on first use.
+ *
+ * The kernel's debuginfo is the first of, under the session's sysroot:
+ * /usr/lib/debug/boot/vmlinux-KVER, /usr/lib/debug/lib/modules/KVER/vmlinux,
+ * /boot/vmlinux-KVER, KBUILD/vmlinux.  A module's is
+ * /usr/lib/debug/lib/modules/KVER/kernel/.../MOD.ko ('-' and '_' alike).
+ * Files are opened through libdwfl "offline" reporting, which relocates
+ * ET_REL module files as the kernel would lay them out.
+ */
+#include "dwarf_int.h"
+
+#include <ftw.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char *debuginfo_path_none = NULL;
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path_none,
+};
+
+static char *rooted(struct session *s, const char *path)
+{
+	const char *root = s->sysroot && *s->sysroot ? s->sysroot : "";
+	size_t n = strlen(root);
+	while (n && root[n - 1] == '/')
+		n--;
+	return xasprintf("%.*s%s", (int)n, root, path);
+}
+
+/* open_file - report @path to a new Dwfl; NULL with *why on failure. */
+static struct dw_mod *open_file(const char *name, const char *path,
+				char **why)
+{
+	struct dw_mod *m = xcalloc(1, sizeof(*m));
+	m->dwfl = dwfl_begin(&offline_callbacks);
+	if (!m->dwfl)
+		goto fail;
+	dwfl_report_begin(m->dwfl);
+	m->mod = dwfl_report_offline(m->dwfl, name ? name : "kernel", path, -1);
+	dwfl_report_end(m->dwfl, NULL, NULL);
+	if (!m->mod)
+		goto fail;
+	m->dw = dwfl_module_getdwarf(m->mod, &m->bias);
+	if (!m->dw)
+		goto fail;
+	m->cfi = dwarf_getcfi(m->dw);
+	if (!m->cfi) {
+		Dwarf_Addr b;
+		m->cfi = dwfl_module_eh_cfi(m->mod, &b);
+	}
+	m->name = name ? xstrdup(name) : NULL;
+	m->path = xstrdup(path);
+	if (dw_index_open(m) < 0) {
+		*why = xasprintf("cannot index %s", path);
+		return NULL;
+	}
+	return m;
+fail:
+	*why = xasprintf("%s: %s", path, dwfl_errmsg(-1));
+	if (m->dwfl)
+		dwfl_end(m->dwfl);
+	free(m);
+	return NULL;
+}
+
+static int has_debug_info(const char *path)
+{
+	return access(path, R_OK) == 0;
+}
+
+struct dbg_provider *dbg_dwarf_open(struct session *s, char **why)
+{
+	const char *kver = s->kernel_release;
+	char *cands[4];
+	struct strbuf searched = {0};
+	struct dw_prov *dp;
+	int i, n = 0;
+
+	cands[n++] = rooted(s, xasprintf("/usr/lib/debug/boot/vmlinux-%s", kver));
+	cands[n++] = rooted(s, xasprintf("/usr/lib/debug/lib/modules/%s/vmlinux",
+					 kver));
+	cands[n++] = rooted(s, xasprintf("/boot/vmlinux-%s", kver));
+	if (s->kernel_build)
+		cands[n++] = xasprintf("%s/vmlinux", s->kernel_build);
+	for (i = 0; i < n; i++) {
+		char *err = NULL;
+		struct dw_mod *m;
+		if (!has_debug_info(cands[i])) {
+			strbuf_printf(&searched, "%s%s", searched.len ? ", " : "",
+				      cands[i]);
+			continue;
+		}
+		m = open_file(NULL, cands[i], &err);
+		if (!m) {
+			strbuf_printf(&searched, "%s%s", searched.len ? ", " : "",
+				      err);
+			free(err);
+			continue;
+		}
+		dp = xcalloc(1, sizeof(*dp));
+		dp->p.name = "dwarf";
+		dp->p.find_functions = dw_find_functions;
+		dp->p.lookup_var = dw_lookup_var;
+		dp->p.list_vars = dw_list_vars;
+		dp->p.return_type = dw_return_type;
+		dp->p.lookup_type = dw_lookup_type;
+		dp->p.lookup_global = dw_lookup_global;
+		dp->s = s;
+		dp->kernel = m;
+		free(strbuf_detach(&searched));
+		return &dp->p;
+	}
+	*why = xasprintf("no DWARF vmlinux found (searched %s)",
+			 strbuf_str(&searched));
+	free(strbuf_detach(&searched));
+	return NULL;
+}
+
+/* same_modname - module names compare with '-' and '_' alike. */
+static int same_modname(const char *a, const char *b, size_t blen)
+{
+	size_t i;
+	for (i = 0; i < blen; i++, a++) {
+		char x = *a == '-' ? '_' : *a, y = b[i] == '-' ? '_' : b[i];
+		if (!*a || x != y)
+			return 0;
+	}
+	return *a == '\0';
+}
+
+static const char *ftw_want;
+static char *ftw_found;
+
+static int ftw_match(const char *path, const struct stat *st, int flag,
+		     struct FTW *f)
+{
+	const char *base = path + f->base;
+	size_t len = strlen(base);
+	if (flag != FTW_F || len < 4 || strcmp(base + len - 3, ".ko") != 0)
+		return 0;
+	if (!same_modname(ftw_want, base, len - 3))
+		return 0;
+	ftw_found = xstrdup(path);
+	return 1;
+}
+
+struct dw_mod *dw_mod_for(struct dw_prov *dp, const char *module)
+{
+	char *dir, *err = NULL;
+	struct dw_mod *m;
+	int i;
+	if (!module || strcmp(module, "kernel") == 0)
+		return dp->kernel;
+	for (i = 0; i < dp->mods.n; i++) {
+		m = dp->mods.items[i];
+		if (same_modname(module, m->name, strlen(m->name)))
+			return m;
+	}
+	for (i = 0; i < dp->failed.n; i++)
+		if (strcmp(dp->failed.items[i], module) == 0)
+			return NULL;
+	vec_push(&dp->failed, xstrdup(module));
+	dir = rooted(dp->s, xasprintf("/usr/lib/debug/lib/modules/%s/kernel",
+				      dp->s->kernel_release));
+	ftw_want = module;
+	ftw_found = NULL;
+	nftw(dir, ftw_match, 16, FTW_PHYS);
+	if (!ftw_found) {
+		diag_error(NULL, "no debuginfo for module '%s' (searched "
+			   "%s/**/%s.ko)", module, dir, module);
+		free(dir);
+		return NULL;
+	}
+	free(dir);
+	m = open_file(module, ftw_found, &err);
+	if (!m) {
+		diag_error(NULL, "cannot open debuginfo of module '%s': %s",
+			   module, err);
+		free(err);
+		return NULL;
+	}
+	dp->failed.n--;
+	vec_push(&dp->mods, m);
+	return m;
+}
+
+const char *dw_sym_at(struct dw_mod *m, Dwarf_Addr addr, uint64_t *off)
+{
+	GElf_Off o = 0;
+	GElf_Sym sym;
+	const char *name = dwfl_module_addrinfo(m->mod, addr + m->bias, &o,
+						&sym, NULL, NULL, NULL);
+	if (!name || GELF_ST_TYPE(sym.st_info) != STT_FUNC)
+		return NULL;
+	*off = o;
+	return name;
+}
+
+char *dw_rel_path(Dwarf_Die *cu, const char *path)
+{
+	Dwarf_Attribute a;
+	const char *comp = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &a));
+	if (comp && *comp) {
+		size_t n = strlen(comp);
+		if (strncmp(path, comp, n) == 0 && path[n] == '/')
+			path += n + 1;
+	}
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	return xstrdup(path);
+}
