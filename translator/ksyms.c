@@ -11,6 +11,7 @@
  * recognised and skipped.
  */
 #include "ksyms.h"
+#include "btf/vmlinuz.h"
 #include "util.h"
 
 #include <errno.h>
@@ -253,6 +254,20 @@ static void mark_same_name(struct ksyms *k)
 			k->by_name[i]->exported = 1;
 }
 
+/* refuse_at - the function containing @addr (a blacklist entry) and
+ * its aliases at the same address may not be probed. */
+static void refuse_at(struct ksyms *k, uint64_t addr)
+{
+	struct ksym *f = func_at(k, addr);
+	int j;
+	if (!f)
+		return;
+	for (j = f - k->syms; j >= 0 && k->syms[j].addr == f->addr; j--)
+		k->syms[j].probeable = 0;
+	for (j = f - k->syms; j < k->n && k->syms[j].addr == f->addr; j++)
+		k->syms[j].probeable = 0;
+}
+
 /* read_blacklist_elf - the kprobe blacklist out of the vmlinux image @e:
  * the unsigned longs between the link-time addresses of
  * __start_kprobe_blacklist and __stop_kprobe_blacklist, read from the
@@ -280,18 +295,8 @@ static int read_blacklist_elf(struct ksyms *k, Elf *e)
 		n = (stop->addr - start->addr) / sizeof(uint64_t);
 		for (i = 0; i < n; i++) {
 			uint64_t a;
-			struct ksym *f;
 			memcpy(&a, (char *)d->d_buf + off + 8 * i, sizeof(a));
-			if ((f = func_at(k, a)) != NULL) {
-				int j;
-				/* and its aliases at the same address */
-				for (j = f - k->syms; j >= 0 &&
-				     k->syms[j].addr == f->addr; j--)
-					k->syms[j].probeable = 0;
-				for (j = f - k->syms; j < k->n &&
-				     k->syms[j].addr == f->addr; j++)
-					k->syms[j].probeable = 0;
-			}
+			refuse_at(k, a);
 		}
 		return (int)n;
 	}
@@ -312,6 +317,34 @@ static int blacklist_from_file(struct ksyms *k, const char *path)
 	}
 	close(fd);
 	return n;
+}
+
+/* blacklist_from_vmlinuz - the blacklist's bytes out of the vmlinux in
+ * /boot/vmlinuz (vmlinuz.h: unpacked once, then cached), when there is
+ * no debuginfo vmlinux.  Returns the number of entries, or -1. */
+static int blacklist_from_vmlinuz(struct ksyms *k, struct session *s)
+{
+	struct ksym *start = find(k, "__start_kprobe_blacklist");
+	struct ksym *stop = find(k, "__stop_kprobe_blacklist");
+	uint64_t *addrs;
+	char *why = NULL;
+	size_t i, n;
+	if (!start || !stop || stop->addr <= start->addr ||
+	    stop->addr - start->addr > (1u << 20))
+		return -1;
+	n = (stop->addr - start->addr) / sizeof(*addrs);
+	addrs = xmalloc(n * sizeof(*addrs));
+	if (vmlinuz_read(s, start->addr, n * sizeof(*addrs), addrs, &why)) {
+		if (stp_verbose >= 1)
+			fprintf(stderr, "ksyms: no kprobe blacklist: %s\n", why);
+		free(why);
+		free(addrs);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		refuse_at(k, addrs[i]);
+	free(addrs);
+	return (int)n;
 }
 
 /* mark_probeable - text symbols outside the refused ranges, other than
@@ -396,6 +429,8 @@ struct ksyms *ksyms_for(struct session *s)
 	mark_same_name(k);
 	mark_probeable(k);
 	k->nblacklist = blacklist_from_file(k, debug);
+	if (k->nblacklist < 0)
+		k->nblacklist = blacklist_from_vmlinuz(k, s);
 	if (stp_verbose >= 2)
 		fprintf(stderr, "ksyms: %d symbols from %s, %d blacklisted "
 			"addresses\n", k->n, k->source, k->nblacklist);
