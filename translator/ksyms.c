@@ -347,6 +347,28 @@ static int blacklist_from_vmlinuz(struct ksyms *k, struct session *s)
 	return (int)n;
 }
 
+/* blacklist_from_debugfs - the running kernel's blacklist as it lists it
+ * ("0xSTART-0xEND\tNAME" lines; root only), for /proc/kallsyms, whose
+ * addresses are the running kernel's (KASLR) and not the image's.
+ * Returns the number of entries, or -1. */
+static int blacklist_from_debugfs(struct ksyms *k)
+{
+	FILE *f = fopen("/sys/kernel/debug/kprobes/blacklist", "re");
+	char line[512];
+	int n = 0;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long start, end;
+		if (sscanf(line, "0x%llx-0x%llx", &start, &end) == 2) {
+			refuse_at(k, start);
+			n++;
+		}
+	}
+	fclose(f);
+	return n;
+}
+
 /* mark_probeable - text symbols outside the refused ranges, other than
  * __pfx_ padding and .cold/.part fragments without their own entry. */
 static void mark_probeable(struct ksyms *k)
@@ -428,8 +450,9 @@ struct ksyms *ksyms_for(struct session *s)
 	index_syms(k);
 	mark_same_name(k);
 	mark_probeable(k);
-	k->nblacklist = blacklist_from_file(k, debug);
-	if (k->nblacklist < 0)
+	if (!strcmp(k->source, "/proc/kallsyms"))
+		k->nblacklist = blacklist_from_debugfs(k);
+	else if ((k->nblacklist = blacklist_from_file(k, debug)) < 0)
 		k->nblacklist = blacklist_from_vmlinuz(k, s);
 	if (stp_verbose >= 2)
 		fprintf(stderr, "ksyms: %d symbols from %s, %d blacklisted "
