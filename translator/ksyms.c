@@ -189,7 +189,7 @@ static struct ksym *find(struct ksyms *k, const char *name)
 static struct ksym *func_at(struct ksyms *k, uint64_t addr)
 {
 	int lo = 0, hi = k->n, i;
-	struct ksym *best = NULL;
+	struct ksym *best = NULL, *start = NULL;
 	while (lo < hi) {
 		int mid = (lo + hi) / 2;
 		if (k->syms[mid].addr <= addr)
@@ -197,12 +197,14 @@ static struct ksym *func_at(struct ksyms *k, uint64_t addr)
 		else
 			hi = mid;
 	}
+	/* the function symbols at the highest address <= addr */
 	for (i = lo - 1; i >= 0; i--) {
 		struct ksym *y = &k->syms[i];
 		if (!y->func)
 			continue;
-		if (best && y->addr != best->addr)
+		if (start && y->addr != start->addr)
 			break;
+		start = y;
 		if (addr >= y->addr + (y->size ? y->size : 1))
 			continue;
 		if (!best || (y->global && !best->global))
