@@ -71,70 +71,79 @@ static unsigned char *unlz4_legacy(const unsigned char *p, size_t n,
 	return out;
 }
 
+/* A growing output buffer for the streaming decompressors. */
+struct outbuf {
+	unsigned char *p;
+	size_t cap;
+};
+
+/* room - grow @o (from 64 MiB, doubling) when @used fills it; returns
+ * the bytes left after @used. */
+static size_t room(struct outbuf *o, size_t used)
+{
+	if (used == o->cap) {
+		o->cap = o->cap ? 2 * o->cap : 64u << 20;
+		o->p = xrealloc(o->p, o->cap);
+	}
+	return o->cap - used;
+}
+
+/* finish - the decompressed bytes (@len of them) when @ok, else NULL
+ * with "corrupt @what data (error @err)" in *@why. */
+static unsigned char *finish(struct outbuf *o, size_t len, size_t *out_len,
+			     int ok, const char *what, int err, char **why)
+{
+	if (!ok) {
+		*why = xasprintf("corrupt %s data (error %d)", what, err);
+		free(o->p);
+		return NULL;
+	}
+	*out_len = len;
+	return o->p;
+}
+
 static unsigned char *ungzip(const unsigned char *p, size_t n,
 			     size_t *out_len, char **why)
 {
 	z_stream z = {0};
-	size_t cap = 64u << 20;
-	unsigned char *out = xmalloc(cap);
+	struct outbuf o = {0};
 	int r;
 	if (inflateInit2(&z, 15 + 32) != Z_OK) {
 		*why = xstrdup("zlib cannot be initialised");
-		free(out);
 		return NULL;
 	}
 	z.next_in = (unsigned char *)p;
 	z.avail_in = n;
 	do {
-		if (z.total_out == cap) {
-			cap *= 2;
-			out = xrealloc(out, cap);
-		}
-		z.next_out = out + z.total_out;
-		z.avail_out = cap - z.total_out;
+		z.avail_out = room(&o, z.total_out);
+		z.next_out = o.p + z.total_out;
 		r = inflate(&z, Z_NO_FLUSH);
 	} while (r == Z_OK);
-	*out_len = z.total_out;
 	inflateEnd(&z);
-	if (r != Z_STREAM_END) {
-		*why = xasprintf("corrupt gzip data (zlib error %d)", r);
-		free(out);
-		return NULL;
-	}
-	return out;
+	return finish(&o, z.total_out, out_len, r == Z_STREAM_END, "gzip", r,
+		      why);
 }
 
 static unsigned char *unxz(const unsigned char *p, size_t n,
 			   size_t *out_len, char **why)
 {
 	lzma_stream z = LZMA_STREAM_INIT;
-	size_t cap = 64u << 20;
-	unsigned char *out = xmalloc(cap);
+	struct outbuf o = {0};
 	lzma_ret r;
 	if (lzma_stream_decoder(&z, UINT64_MAX, 0) != LZMA_OK) {
 		*why = xstrdup("liblzma cannot be initialised");
-		free(out);
 		return NULL;
 	}
 	z.next_in = p;
 	z.avail_in = n;
 	do {
-		if (z.total_out == cap) {
-			cap *= 2;
-			out = xrealloc(out, cap);
-		}
-		z.next_out = out + z.total_out;
-		z.avail_out = cap - z.total_out;
+		z.avail_out = room(&o, z.total_out);
+		z.next_out = o.p + z.total_out;
 		r = lzma_code(&z, LZMA_FINISH);
 	} while (r == LZMA_OK);
-	*out_len = z.total_out;
 	lzma_end(&z);
-	if (r != LZMA_STREAM_END) {
-		*why = xasprintf("corrupt xz data (liblzma error %d)", r);
-		free(out);
-		return NULL;
-	}
-	return out;
+	return finish(&o, z.total_out, out_len, r == LZMA_STREAM_END, "xz", r,
+		      why);
 }
 
 static const struct {
@@ -178,11 +187,10 @@ static unsigned char *unpack_image(const unsigned char *img, size_t n,
 	}
 	/* no (usable) setup header: the first known magic */
 	for (i = 0; f < 0 && i + 6 < n; i++)
-		if ((f = format_at(img + i, n - i)) >= 0 && formats[f].len >= 4) {
+		if ((f = format_at(img + i, n - i)) >= 0) {
 			start = i;
 			len = n - i;
-		} else
-			f = -1;
+		}
 	if (f < 0) {
 		*why = xstrdup("no compressed kernel found in it");
 		return NULL;
