@@ -37,6 +37,16 @@ struct dw_mod {
 	char **files;           /* the index's files.path by id (funcs.c) */
 	int nfiles;
 	void *exports;          /* struct strmap of exported names (funcs.c) */
+	struct dw_sym *syms;    /* function symbols by address (open.c) */
+	size_t nsyms;
+};
+
+/* A function symbol of a debuginfo file's symtab. */
+struct dw_sym {
+	Dwarf_Addr addr;        /* DWARF address */
+	uint64_t size;
+	const char *name;       /* libelf's string */
+	int global;
 };
 
 struct dw_prov {

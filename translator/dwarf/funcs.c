@@ -13,17 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Until the symbol-table reader (ksyms.c) is linked in, these are weak:
- * a NULL ksyms_probeable means "no kprobe filtering". */
-#pragma weak ksyms_probeable
-#pragma weak ksyms_exported
-
-static struct ksyms *kernel_ksyms(struct dw_prov *dp)
-{
-	if (!ksyms_probeable)
-		return NULL;
-	return ksyms_for(dp->s);
-}
 
 /* load_files - the index's file names, by id. */
 static void load_files(struct dw_mod *m)
@@ -69,7 +58,7 @@ static struct strmap *load_exports(struct dw_mod *m)
 static int is_exported(struct dw_prov *dp, struct dw_mod *m, struct ksyms *k,
 		       const char *name)
 {
-	if (k && !m->name && ksyms_exported)
+	if (k && !m->name)
 		return ksyms_exported(k, name);
 	return strmap_get(load_exports(m), name, 0, NULL) != NULL;
 }
@@ -150,7 +139,7 @@ int dw_find_functions(struct dbg_provider *p, const struct dbg_query *q,
 
 	if (!m)
 		return -1;
-	k = m->name ? NULL : kernel_ksyms(dp);
+	k = m->name ? NULL : ksyms_for(dp->s);
 	load_files(m);
 	prefix = literal_prefix(q->func, &exact);
 	strbuf_add(&sql, "SELECT name, die, file, line, entry, inlined "

@@ -189,16 +189,65 @@ struct dw_mod *dw_mod_for(struct dw_prov *dp, const char *module)
 	return m;
 }
 
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct dw_sym *x = a, *y = b;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return y->global - x->global;   /* global symbols first */
+}
+
+/* load_syms - the function symbols of @m sorted by address (libdwfl's
+ * own address lookup is a linear search per call). */
+static void load_syms(struct dw_mod *m)
+{
+	int i, n = dwfl_module_getsymtab(m->mod);
+	size_t k = 0;
+	m->syms = xcalloc(n > 0 ? n : 1, sizeof(*m->syms));
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(m->mod, i, &sym, &addr,
+							   NULL, NULL, NULL);
+		if (!name || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    sym.st_shndx == SHN_UNDEF)
+			continue;
+		m->syms[k].addr = addr - m->bias;
+		m->syms[k].size = sym.st_size;
+		m->syms[k].name = name;
+		m->syms[k].global = GELF_ST_BIND(sym.st_info) != STB_LOCAL;
+		k++;
+	}
+	qsort(m->syms, k, sizeof(*m->syms), cmp_sym);
+	m->nsyms = k;
+}
+
 const char *dw_sym_at(struct dw_mod *m, Dwarf_Addr addr, uint64_t *off)
 {
-	GElf_Off o = 0;
-	GElf_Sym sym;
-	const char *name = dwfl_module_addrinfo(m->mod, addr + m->bias, &o,
-						&sym, NULL, NULL, NULL);
-	if (!name || GELF_ST_TYPE(sym.st_info) != STT_FUNC)
+	size_t lo = 0, hi, best;
+	const struct dw_sym *s;
+	if (!m->syms)
+		load_syms(m);
+	hi = m->nsyms;
+	/* the last symbol whose address is <= addr */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (m->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
 		return NULL;
-	*off = o;
-	return name;
+	best = lo - 1;
+	/* the first (global first) of the symbols at that address */
+	while (best > 0 && m->syms[best - 1].addr == m->syms[best].addr)
+		best--;
+	s = &m->syms[best];
+	if (addr != s->addr && addr >= s->addr + s->size)
+		return NULL;
+	*off = addr - s->addr;
+	return s->name;
 }
 
 char *dw_rel_path(Dwarf_Die *cu, const char *path)

@@ -21,23 +21,45 @@ static int fn_die(struct dbg_function *fn, Dwarf_Die *out)
 	return dwarf_offdie(h->m->dw, h->die, out) ? 0 : -1;
 }
 
-/* params - @fn's formal parameters, in order (the abstract origin's when
- * the concrete instance lists none). */
+/* direct_params - the named DW_TAG_formal_parameter children of @die. */
+static int direct_params(Dwarf_Die *die, Dwarf_Die *out, int max)
+{
+	Dwarf_Die c;
+	int n = 0;
+	if (dwarf_child(die, &c) != 0)
+		return 0;
+	do {
+		if (dwarf_tag(&c) == DW_TAG_formal_parameter && var_name(&c) &&
+		    n < max)
+			out[n++] = c;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return n;
+}
+
+/* params - @die's formal parameters in declaration order: for a concrete
+ * instance (gcc may list its parameters in any order, or leave some
+ * out), the abstract origin's order, each replaced by the concrete
+ * parameter that refers to it when there is one. */
 static int params(Dwarf_Die *die, Dwarf_Die *out, int max)
 {
-	Dwarf_Die c, origin;
+	Dwarf_Die origin, conc[64];
 	Dwarf_Attribute a;
-	int n = 0;
-	if (dwarf_child(die, &c) == 0) {
-		do {
-			if (dwarf_tag(&c) == DW_TAG_formal_parameter &&
-			    var_name(&c) && n < max)
-				out[n++] = c;
-		} while (dwarf_siblingof(&c, &c) == 0);
-	}
-	if (n == 0 && dwarf_attr(die, DW_AT_abstract_origin, &a) &&
-	    dwarf_formref_die(&a, &origin))
-		return params(&origin, out, max);
+	int n, nc, i, j;
+	if (!dwarf_attr(die, DW_AT_abstract_origin, &a) ||
+	    !dwarf_formref_die(&a, &origin))
+		return direct_params(die, out, max);
+	n = direct_params(&origin, out, max);
+	nc = direct_params(die, conc, 64);
+	for (i = 0; i < n; i++)
+		for (j = 0; j < nc; j++) {
+			Dwarf_Die o;
+			if (dwarf_attr(&conc[j], DW_AT_abstract_origin, &a) &&
+			    dwarf_formref_die(&a, &o) &&
+			    dwarf_dieoffset(&o) == dwarf_dieoffset(&out[i])) {
+				out[i] = conc[j];
+				break;
+			}
+		}
 	return n;
 }
 
