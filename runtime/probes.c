@@ -108,6 +108,12 @@ int stp_probes_register(void)
 		}
 		if (r->p->optional)
 			continue;
+		if (r->p->wildcard) {
+			stp_warn("probe %s registration failed (rc %d) near %s",
+				 r->p->pp ? r->p->pp : "?", rc,
+				 r->p->loc ? r->p->loc : "?");
+			continue;
+		}
 		stp_ctl_send_text(STP_MSG_ERROR,
 			"ERROR: probe %s registration failed (rc %d) near %s\n",
 			r->p->pp ? r->p->pp : "?", rc,

@@ -465,6 +465,8 @@ struct stp_probe_desc {
 	int is_return;
 	int maxactive;             /* 0: the kernel's default */
 	int optional;              /* registration failure is not an error */
+	int wildcard;              /* one of many points a pattern matched:
+	                            * registration failure is a warning */
 };
 
 struct stp_module_desc {

@@ -622,7 +622,8 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 				      (long long)d->maxactive);
 			free(sym);
 		}
-		strbuf_printf(o, ", .optional = %d },\n", d->optional);
+		strbuf_printf(o, ", .optional = %d, .wildcard = %d },\n",
+			      d->optional, d->wildcard);
 		free(pp);
 		free(l);
 	}

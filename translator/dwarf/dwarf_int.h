@@ -39,6 +39,9 @@ struct dw_mod {
 	void *exports;          /* struct strmap of exported names (funcs.c) */
 	struct dw_sym *syms;    /* function symbols by address (open.c) */
 	size_t nsyms;
+	uint64_t *reserved;     /* patched code sites, sorted (reserved.c) */
+	size_t nreserved;
+	int reserved_loaded;
 };
 
 /* A function symbol of a debuginfo file's symtab. */
@@ -73,6 +76,12 @@ const char *dw_sym_at(struct dw_mod *m, Dwarf_Addr addr, uint64_t *off);
 /* dw_rel_path - @path relative to the compilation directory of @cu
  * (leading "./" removed); a new heap string. */
 char *dw_rel_path(Dwarf_Die *cu, const char *path);
+
+/* reserved.c */
+/* dw_reserved - 1 if the kernel patches the code at DWARF address @addr
+ * of @m at run time (a jump label or static call site), where kprobes
+ * refuse to go (register_kprobe: -EINVAL); else 0. */
+int dw_reserved(struct dw_mod *m, Dwarf_Addr addr);
 
 /* index.c */
 /* dw_index_open - open (building it when missing) the sqlite3 index of

@@ -192,7 +192,7 @@ int dw_find_functions(struct dbg_provider *p, const struct dbg_query *q,
 			    statement_pc(&d, q->file, q->line, &pc) < 0)
 				continue;
 		}
-		if (!(sym = dw_sym_at(m, pc, &off)))
+		if (!(sym = dw_sym_at(m, pc, &off)) || dw_reserved(m, pc))
 			continue;
 		if (k && !ksyms_probeable(k, sym))
 			continue;

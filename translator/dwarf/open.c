@@ -177,7 +177,16 @@ struct dw_mod *dw_mod_for(struct dw_prov *dp, const char *module)
 		return NULL;
 	}
 	free(dir);
-	m = open_file(module, ftw_found, &err);
+	{
+		/* the module's own name: its file's, with '_' for '-' */
+		const char *base = strrchr(ftw_found, '/') + 1;
+		char *name = xstrndup(base, strlen(base) - 3), *c;
+		for (c = name; *c; c++)
+			if (*c == '-')
+				*c = '_';
+		m = open_file(name, ftw_found, &err);
+		free(name);
+	}
 	if (!m) {
 		diag_error(NULL, "cannot open debuginfo of module '%s': %s",
 			   module, err);
