@@ -93,6 +93,10 @@ int dw_index_open(struct dw_mod *m);
 int dw_find_functions(struct dbg_provider *p, const struct dbg_query *q,
 		      struct vec *out);
 
+/* dw_file_matches - 1 if fnmatch(3) pattern @pat matches source file
+ * @path ("fs/read_write.c"), or a suffix of it after a '/'. */
+int dw_file_matches(const char *pat, const char *path);
+
 /* vars.c */
 int dw_lookup_var(struct dbg_provider *p, struct dbg_function *fn,
 		  const char *name, const char *loc_lit,

@@ -63,8 +63,7 @@ static int is_exported(struct dw_prov *dp, struct dw_mod *m, struct ksyms *k,
 	return strmap_get(load_exports(m), name, 0, NULL) != NULL;
 }
 
-/* file_matches - @pat matches @path, or a suffix of it after a '/'. */
-static int file_matches(const char *pat, const char *path)
+int dw_file_matches(const char *pat, const char *path)
 {
 	const char *p;
 	if (!path)
@@ -115,7 +114,7 @@ static int statement_pc(Dwarf_Die *fn, const char *file, int line,
 		if (!src)
 			continue;
 		rel = dw_rel_path(&cu, src);
-		ok = !file || file_matches(file, rel);
+		ok = !file || dw_file_matches(file, rel);
 		free(rel);
 		if (ok) {
 			*pc = a;
@@ -182,7 +181,7 @@ int dw_find_functions(struct dbg_provider *p, const struct dbg_query *q,
 
 		if (!exact && fnmatch(q->func, name, 0) != 0)
 			continue;
-		if (q->file && !file_matches(q->file, file))
+		if (q->file && !dw_file_matches(q->file, file))
 			continue;
 		if (q->line && !(q->flags & DBG_Q_STATEMENT) && q->line != line)
 			continue;

@@ -70,6 +70,21 @@ static int64_t file_id(struct builder *b, Dwarf_Die *die)
 	return e->a;
 }
 
+/* bind_die - bind the columns funcs and globals share: 1 name, 2 CU
+ * offset, 3 DIE offset, 4 decl file id (NULL if unknown). */
+static void bind_die(struct builder *b, sqlite3_stmt *st, Dwarf_Die *die,
+		     const char *name)
+{
+	int64_t fid = file_id(b, die);
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, (int64_t)b->cu_off);
+	sqlite3_bind_int64(st, 3, (int64_t)dwarf_dieoffset(die));
+	if (fid >= 0)
+		sqlite3_bind_int64(st, 4, fid);
+	else
+		sqlite3_bind_null(st, 4);
+}
+
 /* die_pc - the entry address of a DIE with code: DW_AT_entry_pc or
  * DW_AT_low_pc, else the start of its first range.  0 or -1. */
 static int die_pc(Dwarf_Die *die, Dwarf_Addr *pc)
@@ -92,20 +107,12 @@ static void add_func(struct builder *b, Dwarf_Die *die, int inlined)
 	Dwarf_Addr pc;
 	int line = 0;
 	bool ext = false;
-	int64_t fid;
 	sqlite3_stmt *st = b->ins_func;
 	if (!name || die_pc(die, &pc) < 0)
 		return;
 	dwarf_decl_line(die, &line);
 	dwarf_formflag(dwarf_attr_integrate(die, DW_AT_external, &a), &ext);
-	fid = file_id(b, die);
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, (int64_t)b->cu_off);
-	sqlite3_bind_int64(st, 3, (int64_t)dwarf_dieoffset(die));
-	if (fid >= 0)
-		sqlite3_bind_int64(st, 4, fid);
-	else
-		sqlite3_bind_null(st, 4);
+	bind_die(b, st, die, name);
 	sqlite3_bind_int(st, 5, line);
 	sqlite3_bind_int64(st, 6, (int64_t)pc);
 	sqlite3_bind_int(st, 7, inlined);
@@ -160,18 +167,10 @@ static void add_global(struct builder *b, Dwarf_Die *die)
 	Dwarf_Attribute a;
 	const char *name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name,
 								 &a));
-	int64_t fid;
 	sqlite3_stmt *st = b->ins_global;
 	if (!name || !dwarf_hasattr(die, DW_AT_location))
 		return;
-	fid = file_id(b, die);
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, (int64_t)b->cu_off);
-	sqlite3_bind_int64(st, 3, (int64_t)dwarf_dieoffset(die));
-	if (fid >= 0)
-		sqlite3_bind_int64(st, 4, fid);
-	else
-		sqlite3_bind_null(st, 4);
+	bind_die(b, st, die, name);
 	sqlite3_step(st);
 	sqlite3_reset(st);
 }

@@ -5,7 +5,6 @@
  */
 #include "dwarf_int.h"
 
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -270,12 +269,7 @@ int dw_lookup_global(struct dbg_provider *p, const char *name,
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *path = (const char *)sqlite3_column_text(st, 1);
 		Dwarf_Die d;
-		if (file && (!path || (fnmatch(file, path, 0) != 0 &&
-				       !(strlen(path) > strlen(file) &&
-					 !strcmp(path + strlen(path) -
-						 strlen(file), file) &&
-					 path[strlen(path) - strlen(file) - 1]
-					 == '/'))))
+		if (file && !dw_file_matches(file, path))
 			continue;
 		if (!dwarf_offdie(m->dw, sqlite3_column_int64(st, 0), &d))
 			continue;
