@@ -68,6 +68,34 @@ static void stp_check_skipped(void)
 void stp_run_probe(const struct stp_probe_desc *p, struct pt_regs *regs,
 		   int want)
 {
+	stp_run_handler(p, regs, want, p->handler, NULL);
+}
+
+static void stp_run_common(const struct stp_probe_desc *p,
+			   struct pt_regs *regs, int want,
+			   void (*handler)(struct stp_context *c),
+			   void *entry_data, const unsigned long *tp_args);
+
+void stp_run_handler(const struct stp_probe_desc *p, struct pt_regs *regs,
+		     int want, void (*handler)(struct stp_context *c),
+		     void *entry_data)
+{
+	stp_run_common(p, regs, want, handler, entry_data, NULL);
+}
+
+void stp_run_probe_args(const struct stp_probe_desc *p, struct pt_regs *regs,
+			int want, const unsigned long *tp_args)
+{
+	stp_run_common(p, regs, want, p->handler, NULL, tp_args);
+}
+
+/* stp_run_common - stp_run_handler(), and the tracepoint arguments
+ * @tp_args (12, or NULL) copied into the context first. */
+static void stp_run_common(const struct stp_probe_desc *p,
+			   struct pt_regs *regs, int want,
+			   void (*handler)(struct stp_context *c),
+			   void *entry_data, const unsigned long *tp_args)
+{
 	struct stp_cpu *sc;
 	struct stp_context *c;
 
@@ -91,12 +119,15 @@ void stp_run_probe(const struct stp_probe_desc *p, struct pt_regs *regs,
 	c = &sc->ctx;
 	c->probe = p;
 	c->regs = regs;
+	c->entry_data = entry_data;
 	c->error = NULL;
 	c->error_loc = NULL;
 	c->actions = 0;
 	c->rx_ngroups = -1;
 	c->nesting = 0;
 	c->frame_used = 0;
+	if (tp_args)
+		memcpy(c->tp_args, tp_args, sizeof(c->tp_args));
 	sc->pb.len = 0;
 	/* begin/end run in stapio's process: let their flushes wait for
 	 * stapio to drain the relay when it runs on another CPU */
@@ -104,7 +135,7 @@ void stp_run_probe(const struct stp_probe_desc *p, struct pt_regs *regs,
 				 num_online_cpus() > 1) ?
 		STP_END_FLUSH_WAIT_NS : 0;
 
-	p->handler(c);
+	handler(c);
 
 	stp_print_flush(c);
 	if (c->error) {

@@ -61,10 +61,7 @@ static long stp_str_limit(long max)
 	return (max <= 0 || max > MAXSTRINGLEN) ? MAXSTRINGLEN : max + 1;
 }
 
-/* stp_copy_string - copy the string at @addr byte by byte (the nofault
- * string helpers are not exported to modules) into @dst, at most
- * @limit - 1 bytes.  Returns 0 or -EFAULT. */
-static int stp_copy_string(char *dst, unsigned long addr, long limit, int user)
+int stp_copy_string(char *dst, unsigned long addr, long limit, int user)
 {
 	long i;
 

@@ -45,7 +45,29 @@ static int stp_kretprobe_fn(struct kretprobe_instance *ri,
 	if (!krp)
 		return 0;
 	r = container_of(krp, struct stp_probe_rt, u.krp);
-	stp_run_probe(r->p, regs, STP_STATE_RUNNING);
+	if (r->p->entry_handler && !*(int *)ri->data) {
+		/* the entry values could not be saved: no body without them */
+		atomic_inc(&stp_skipped);
+		return 0;
+	}
+	stp_run_handler(r->p, regs, STP_STATE_RUNNING, r->p->handler, ri->data);
+	return 0;
+}
+
+/* stp_kretprobe_entry - a .return probe's entry: save the values its
+ * body reads with @entry (and $params) in the instance data. */
+static int stp_kretprobe_entry(struct kretprobe_instance *ri,
+			       struct pt_regs *regs)
+{
+	struct kretprobe *krp = get_kretprobe(ri);
+	struct stp_probe_rt *r;
+
+	*(int *)ri->data = 0;
+	if (!krp)
+		return 0;
+	r = container_of(krp, struct stp_probe_rt, u.krp);
+	stp_run_handler(r->p, regs, STP_STATE_RUNNING, r->p->entry_handler,
+			ri->data);
 	return 0;
 }
 
@@ -72,6 +94,10 @@ static int stp_register_one(struct stp_probe_rt *r)
 			r->u.krp.kp.offset = p->offset;
 			r->u.krp.handler = stp_kretprobe_fn;
 			r->u.krp.maxactive = p->maxactive;
+			if (p->entry_handler) {
+				r->u.krp.entry_handler = stp_kretprobe_entry;
+				r->u.krp.data_size = p->entry_size;
+			}
 			rc = register_kretprobe(&r->u.krp);
 		} else {
 			memset(&r->u.kp, 0, sizeof(r->u.kp));
@@ -121,7 +147,10 @@ int stp_probes_register(void)
 		stp_probes_unregister();
 		return rc;
 	}
-	return 0;
+	rc = stp_tracepoints_register();        /* tracepoints.c */
+	if (rc)
+		stp_probes_unregister();
+	return rc;
 }
 
 void stp_probes_unregister(void)
@@ -130,6 +159,7 @@ void stp_probes_unregister(void)
 	struct kretprobe **krps;
 	int i, nk = 0, nr = 0;
 
+	stp_tracepoints_unregister();           /* tracepoints.c */
 	if (!stp_rt)
 		return;
 	/* Timers first: hrtimer_cancel waits for a running callback. */

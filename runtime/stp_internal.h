@@ -44,6 +44,21 @@ void stp_contexts_free(void);
  * Context: any; does not sleep; disables preemption itself. */
 void stp_run_probe(const struct stp_probe_desc *p, struct pt_regs *regs,
 		   int want);
+/* stp_copy_string - copy the string at @addr byte by byte (the nofault
+ * string helpers are not exported to modules) into @dst, at most
+ * @limit - 1 bytes, from user memory if @user.  Returns 0 or -EFAULT
+ * (@dst then holds what was read).  Context: any; never sleeps. */
+int stp_copy_string(char *dst, unsigned long addr, long limit, int user);
+
+/* stp_run_handler - as stp_run_probe, running @handler (the probe's own,
+ * or its .return probe's entry handler) with c->entry_data = @entry_data. */
+void stp_run_handler(const struct stp_probe_desc *p, struct pt_regs *regs,
+		     int want, void (*handler)(struct stp_context *c),
+		     void *entry_data);
+/* stp_run_probe_args - stp_run_probe() with the tracepoint arguments
+ * @tp_args (12 of them) copied into the context's tp_args first. */
+void stp_run_probe_args(const struct stp_probe_desc *p, struct pt_regs *regs,
+			int want, const unsigned long *tp_args);
 /* stp_wait_probes_idle - wait (sleeping) until no handler is running.
  * Process context. */
 void stp_wait_probes_idle(void);
@@ -94,6 +109,17 @@ int stp_probes_register(void);
 /* stp_probes_unregister - unregister what is registered and wait for
  * their handlers to finish.  Idempotent.  Process context; sleeps. */
 void stp_probes_unregister(void);
+/* ---- tracepoints.c ---- */
+/* stp_tracepoints_register - attach every STP_PROBE_TRACEPOINT probe to
+ * its tracepoint.  Returns 0 or -errno of the first non-optional failure
+ * (a tracepoint not in the kernel: -ENOENT), reported with
+ * stp_ctl_send_text; then none stays attached.  Process context; sleeps. */
+int stp_tracepoints_register(void);
+/* stp_tracepoints_unregister - detach them and wait until no callback is
+ * running (tracepoint_synchronize_unregister).  Idempotent.  Process
+ * context; sleeps. */
+void stp_tracepoints_unregister(void);
+
 /* stp_run_kind - run every probe of @kind (begin/end) in table order in
  * the calling process, with state @want. */
 void stp_run_kind(enum stp_probe_kind kind, int want);

@@ -104,6 +104,8 @@ struct stp_rx_work {
 struct stp_context {
 	const struct stp_probe_desc *probe; /* the probe being run */
 	struct pt_regs *regs;      /* registers at the probe point, or NULL */
+	void *entry_data;          /* .return probes: what the entry handler
+	                            * saved in the kretprobe instance */
 	const char *error;         /* first error of this hit, or NULL */
 	const char *error_loc;     /* its script location "file:line:col" */
 	char error_buf[128];       /* storage for formatted error messages */
@@ -121,6 +123,8 @@ struct stp_context {
 	struct stp_rx_work rx_work; /* the matcher's scratch space */
 	char frames[STP_CONTEXT_STACK]; /* locals of the running probe and
 	                                 * script functions, bump-allocated */
+	unsigned long tp_args[12];  /* STP_PROBE_TRACEPOINT: the tracepoint's
+	                             * arguments, each in a 64-bit slot */
 };
 
 /* stp_error - record a run-time error in the current probe hit.
@@ -426,6 +430,36 @@ const char *stp_map_iter_val_str(struct stp_htab *t, void *e);
  * globals a script writes but never reads.  Lock: exclusive. */
 void stp_map_dump(struct stp_context *c, struct stp_map *m);
 
+/* ---- target variables (tvar.c) ---- */
+
+/* stp_reg - the value of x86-64 DWARF register @regno (0 rax, 1 rdx,
+ * 2 rcx, 3 rbx, 4 rsi, 5 rdi, 6 rbp, 7 rsp, 8-15 r8-r15, 16 rip) at the
+ * probe point.  Without registers (begin, timers) or for another number
+ * it records an error and returns 0.  Context: any; does not sleep. */
+unsigned long stp_reg(struct stp_context *c, int regno);
+
+/* stp_set_reg - guru mode: set DWARF register @regno (as stp_reg) of the
+ * probed code to @v; the kprobe or kretprobe returns into the new value.
+ * Errors as stp_reg.  Context: any; does not sleep. */
+void stp_set_reg(struct stp_context *c, int regno, unsigned long v);
+
+/* stp_write_kernel - guru mode: store the low @size (1, 2, 4, 8) bytes of
+ * @v at kernel address @addr; a bad address records "kernel write fault
+ * at 0xADDR" at @loc.  Context: any; never sleeps. */
+void stp_write_kernel(struct stp_context *c, unsigned long addr, int size,
+		      u64 v, const char *loc);
+
+/* stp_tv_appendf - append printf-style text to the MAXSTRINGLEN buffer
+ * @dst, truncating.  Context: any. */
+void stp_tv_appendf(char *dst, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* stp_tv_kstr - append the kernel string at @addr (at most @max bytes)
+ * quoted, as "text", or its address in hex if it cannot be read (no
+ * error: pretty-printing shows what it can).  Context: any. */
+void stp_tv_kstr(struct stp_context *c, char *dst, unsigned long addr,
+		 long max);
+
 /* ---- fault-tolerant memory access (memory.c) ----
  * Reads of kernel or user memory for script code.  A bad address records
  * "kernel read fault at 0xADDR" (or "user read fault ...") at @loc and
@@ -452,6 +486,7 @@ enum stp_probe_kind {
 	STP_PROBE_END,
 	STP_PROBE_TIMER,           /* period_ns, one CPU (timer.ms/s/us/ns) */
 	STP_PROBE_KPROBE,          /* symbol (+offset), is_return, maxactive */
+	STP_PROBE_TRACEPOINT,      /* symbol: the tracepoint's name */
 };
 
 struct stp_probe_desc {
@@ -460,13 +495,22 @@ struct stp_probe_desc {
 	const char *loc;           /* script location of the probe "file:line:col" */
 	void (*handler)(struct stp_context *c);
 	u64 period_ns;             /* STP_PROBE_TIMER */
-	const char *symbol;        /* STP_PROBE_KPROBE */
+	const char *symbol;        /* STP_PROBE_KPROBE, STP_PROBE_TRACEPOINT */
 	unsigned long offset;
 	int is_return;
 	int maxactive;             /* 0: the kernel's default */
 	int optional;              /* registration failure is not an error */
 	int wildcard;              /* one of many points a pattern matched:
 	                            * registration failure is a warning */
+	/* .return probes reading values of the function's entry: run at the
+	 * entry with c->entry_data = entry_size bytes of the kretprobe
+	 * instance, whose first int it sets to 1 on success. */
+	void (*entry_handler)(struct stp_context *c);
+	size_t entry_size;
+	int syscall_filter;        /* STP_PROBE_TRACEPOINT on raw_syscalls'
+	                            * sys_enter (1) / sys_exit (2): run only
+	                            * for native syscall syscall_nr; 0: all */
+	long syscall_nr;
 };
 
 struct stp_module_desc {

@@ -6,6 +6,8 @@
  */
 #include "codegen.h"
 #include "codegen_int.h"
+#include "tvar.h"
+#include "ksyms.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -325,26 +327,80 @@ static void gen_lock_list(struct session *s, struct strbuf *o,
 	free(u.add);
 }
 
+/* gen_entry_handler - a .return probe's entry handler: evaluates the
+ * expressions the return handler reads as ed->vN into the kretprobe
+ * instance's data (struct NAME_edata). */
+static int gen_entry_handler(struct session *s, struct strbuf *o,
+			     const char *name, struct derived_probe *d,
+			     struct vec *entries)
+{
+	struct strbuf body = {0}, ed = {0};
+	struct gen g = { .s = s, .out = &body, .err_label = "out", .dp = d,
+			 .in_entry = 1 };
+	char *l = loc_literal(&d->probe->loc);
+	int i;
+	strbuf_printf(&ed, "struct %s_edata {\n\tint valid;\n", name);
+	for (i = 0; i < entries->n; i++) {
+		struct expr *e = entries->items[i];
+		char *v = gen_expr(&g, e);
+		if (e->type == TYPE_STRING) {
+			strbuf_printf(&ed, "\tchar v%d[MAXSTRINGLEN];\n", i);
+			emit(&g, "stp_strcpy(ed->v%d, %s);", i, v);
+		} else {
+			strbuf_printf(&ed, "\ts64 v%d;\n", i);
+			emit(&g, "ed->v%d = %s;", i, v);
+		}
+		free(v);
+	}
+	strbuf_add(&ed, "};\n\n");
+	strbuf_printf(o, "%sstruct %s_entry_frame {\n\tchar unused;\n%s};\n\n"
+		      "static void %s_entry(struct stp_context *c)\n{\n"
+		      "\tstruct %s_edata *ed = c->entry_data;\n"
+		      "\tstruct %s_entry_frame *f = stp_frame_push(c, "
+		      "sizeof(*f), %s);\n\tif (unlikely(!f))\n\t\treturn;\n"
+		      "\ted->valid = 0;\n%s\ted->valid = 1;\n\tgoto out;\nout:\n"
+		      "\tstp_frame_pop(c, sizeof(*f));\n}\n\n", strbuf_str(&ed),
+		      name, strbuf_str(&g.frame), name, name, name, l,
+		      strbuf_str(&body));
+	free(body.s);
+	free(ed.s);
+	free(g.frame.s);
+	free(l);
+	return g.failed ? -1 : 0;
+}
+
+/* gen_probe - the handler NAME of probe @p; with @d, the handler of that
+ * one derived probe (target variables resolved for it). */
 static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
-		     int index)
+		     const char *name, struct derived_probe *d)
 {
 	struct strbuf body = {0};
-	struct gen g = { .s = s, .out = &body, .err_label = "out" };
-	char *name = xasprintf("probe_%d", index), *l = loc_literal(&p->loc);
+	struct gen g = { .s = s, .out = &body, .err_label = "out", .dp = d };
+	struct vec entries = {0};
+	char *l = loc_literal(&p->loc);
 	char *pp;
-	int nlocks;
+	int nlocks, rc = 0;
+	if (d && d->is_return) {
+		tvar_entry_exprs(s, d, &entries);
+		if (entries.n && gen_entry_handler(s, o, name, d, &entries) < 0)
+			rc = -1;
+		g.entries = &entries;
+	}
 	gen_locals(&g.frame, &p->locals);
 	gen_stmt(&g, p->body);
 	gen_lock_list(s, o, name, p->body, &nlocks);
-	pp = probe_point_str(p->points.items[0]);
+	pp = d ? xstrdup(d->pp_text) : probe_point_str(p->points.items[0]);
 	strbuf_printf(o, "/* %s:%d:%d: probe %s%s */\nstruct %s_frame {\n"
 		      "\tchar unused;\n%s};\n\n", p->loc.file, p->loc.line,
-		      p->loc.col, pp, p->points.n > 1 ? ", ..." : "", name,
+		      p->loc.col, pp, !d && p->points.n > 1 ? ", ..." : "", name,
 		      strbuf_str(&g.frame));
 	free(pp);
 	strbuf_printf(o, "static void %s(struct stp_context *c)\n{\n"
-		      "\tstruct %s_frame *f = stp_frame_push(c, sizeof(*f), %s);\n"
-		      "\tif (unlikely(!f))\n\t\treturn;\n", name, name, l);
+		      "\tstruct %s_frame *f = stp_frame_push(c, sizeof(*f), %s);\n",
+		      name, name, l);
+	if (entries.n)
+		strbuf_printf(o, "\tstruct %s_edata *ed = c->entry_data;\n", name);
+	strbuf_add(o, "\tif (unlikely(!f))\n\t\treturn;\n");
 	if (nlocks)
 		strbuf_printf(o, "\tif (!stp_lock_globals(c, %s_locks, %d))\n"
 			      "\t\tgoto pop;\n", name, nlocks);
@@ -353,11 +409,13 @@ static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
 		strbuf_printf(o, "\tstp_unlock_globals(%s_locks, %d);\npop:\n",
 			      name, nlocks);
 	strbuf_add(o, "\tstp_frame_pop(c, sizeof(*f));\n}\n\n");
+	if (d)
+		d->entry_n = entries.n;
+	free(entries.items);
 	free(body.s);
 	free(g.frame.s);
-	free(name);
 	free(l);
-	return g.failed ? -1 : 0;
+	return g.failed || rc ? -1 : 0;
 }
 
 /* ---- globals, probe table, module description ---- */
@@ -561,6 +619,7 @@ static const char *kind_name(enum dp_kind k)
 	case DP_BEGIN: return "STP_PROBE_BEGIN";
 	case DP_END: return "STP_PROBE_END";
 	case DP_TIMER: return "STP_PROBE_TIMER";
+	case DP_TRACEPOINT: return "STP_PROBE_TRACEPOINT";
 	default: return "STP_PROBE_KPROBE";
 	}
 }
@@ -572,6 +631,18 @@ static int probe_index(struct session *s, struct probe *p)
 		if (s->probes.items[i] == p)
 			return i;
 	return -1;
+}
+
+/* handler_name - the C handler of derived probe @d: probe_N, or
+ * probe_N_dK when its body is generated per derived probe (heap). */
+static char *handler_name(struct session *s, struct derived_probe *d)
+{
+	int i;
+	if (!tvar_probe_per_derived(d->probe))
+		return xasprintf("probe_%d", probe_index(s, d->probe));
+	for (i = 0; i < s->derived.n && s->derived.items[i] != d; i++)
+		;
+	return xasprintf("probe_%d_d%d", probe_index(s, d->probe), i);
 }
 
 /* table_before - order of the probe table: begin probes by their order
@@ -609,9 +680,14 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 		struct derived_probe *d = v[i];
 		char *pp = c_quote(d->pp_text, strlen(d->pp_text));
 		char *l = loc_literal(&d->point->loc);
+		char *h = handler_name(s, d);
 		strbuf_printf(o, "\t{ .kind = %s, .pp = %s, .loc = %s,\n"
-			      "\t  .handler = probe_%d", kind_name(d->kind), pp,
-			      l, probe_index(s, d->probe));
+			      "\t  .handler = %s", kind_name(d->kind), pp, l, h);
+		if (d->entry_n)
+			strbuf_printf(o, ",\n\t  .entry_handler = %s_entry, "
+				      ".entry_size = sizeof(struct %s_edata)",
+				      h, h);
+		free(h);
 		if (d->kind == DP_TIMER)
 			strbuf_printf(o, ", .period_ns = %s", d->period_ns);
 		if (d->kind == DP_KPROBE) {
@@ -620,6 +696,16 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 				      ".is_return = %d, .maxactive = %lld",
 				      sym, (long long)d->offset, d->is_return,
 				      (long long)d->maxactive);
+			free(sym);
+		}
+		if (d->kind == DP_TRACEPOINT) {
+			char *sym = c_quote(d->symbol, strlen(d->symbol));
+			strbuf_printf(o, ",\n\t  .symbol = %s", sym);
+			if (d->syscall_filter)
+				strbuf_printf(o, ", .syscall_filter = %d, "
+					      ".syscall_nr = %lld",
+					      d->syscall_filter,
+					      (long long)d->syscall_nr);
 			free(sym);
 		}
 		strbuf_printf(o, ", .optional = %d, .wildcard = %d },\n",
@@ -635,13 +721,35 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 	free(v);
 }
 
+/* gen_kaddr - when target variables name kernel globals (link-time
+ * addresses), stp_kaddr() relocates them by the running kernel's KASLR
+ * offset, measured on an exported function. */
+static int gen_kaddr(struct session *s, struct strbuf *o)
+{
+	struct ksyms *k;
+	uint64_t a;
+	if (!strstr(strbuf_str(o), "stp_kaddr(0x"))
+		return 0;
+	if (!(k = ksyms_for(s)) || ksyms_addr(k, "_printk", &a) < 0) {
+		diag_error(NULL, "cannot relocate kernel addresses: no address "
+			   "for _printk in the kernel's symbol table");
+		return -1;
+	}
+	strbuf_printf(o, "static unsigned long stp_kaddr(unsigned long link)\n"
+		      "{\n\treturn link + ((unsigned long)&_printk - "
+		      "0x%llxUL);\n}\n\n", (unsigned long long)a);
+	return 0;
+}
+
 int codegen(struct session *s, struct strbuf *o)
 {
 	int i, rc = 0, dump;
 	char *q = c_quote(s->script_file, strlen(s->script_file));
 	dump_session = s;
 	strbuf_printf(o, "/* Generated by stap from %s.  Do not edit. */\n"
-		      "#include \"stp_runtime.h\"\n\n", s->script_file);
+		      "#include \"stp_runtime.h\"\n\n"
+		      "static unsigned long stp_kaddr(unsigned long link);\n\n",
+		      s->script_file);
 	for (i = 0; i < s->user->embeds.n; i++)
 		strbuf_printf(o, "%s\n", (const char *)s->user->embeds.items[i]);
 	for (i = 0; i < s->library.n; i++) {
@@ -668,9 +776,29 @@ int codegen(struct session *s, struct strbuf *o)
 		else if (gen_script_function(s, o, fn) < 0)
 			rc = -1;
 	}
-	for (i = 0; i < s->probes.n; i++)
-		if (gen_probe(s, o, s->probes.items[i], i) < 0)
-			rc = -1;
+	for (i = 0; i < s->probes.n; i++) {
+		struct probe *p = s->probes.items[i];
+		char *name;
+		int k;
+		if (!tvar_probe_per_derived(p)) {
+			name = xasprintf("probe_%d", i);
+			if (gen_probe(s, o, p, name, NULL) < 0)
+				rc = -1;
+			free(name);
+			continue;
+		}
+		for (k = 0; k < s->derived.n; k++) {
+			struct derived_probe *d = s->derived.items[k];
+			if (d->probe != p)
+				continue;
+			name = xasprintf("probe_%d_d%d", i, k);
+			if (gen_probe(s, o, p, name, d) < 0)
+				rc = -1;
+			free(name);
+		}
+	}
+	if (gen_kaddr(s, o) < 0)
+		rc = -1;
 	dump = gen_dump_probe(s, o);
 	gen_probe_table(s, o, dump);
 	strbuf_printf(o, "const struct stp_module_desc stp_module = {\n"

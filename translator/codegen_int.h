@@ -29,7 +29,20 @@ struct gen {
 	const char *brk_label;       /* innermost loop's break target, or NULL */
 	const char *cont_label;      /* ... and continue target */
 	int failed;                  /* an unsupported construct was found */
+	struct derived_probe *dp;    /* the derived probe whose handler this
+	                              * is, when the body uses target vars */
+	struct vec *entries;         /* .return: expressions saved at entry
+	                              * (ed->vN), see tvar_entry_exprs */
+	int in_entry;                /* generating the entry handler */
 };
+
+/* gen_expr - emit what expression @e needs; returns the C expression of
+ * its value (heap). */
+char *gen_expr(struct gen *g, struct expr *e);
+/* new_temp - a fresh frame temporary of type @t; returns its C lvalue. */
+char *new_temp(struct gen *g, enum stp_type t);
+/* check_error - emit the unwind test after a fallible operation. */
+void check_error(struct gen *g);
 
 /* c_quote - a C string literal for @len bytes of @s (heap). */
 char *c_quote(const char *s, size_t len);

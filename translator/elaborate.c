@@ -9,6 +9,7 @@
  * point, and a last walk reports what stayed unresolved or conflicting.
  */
 #include "elaborate.h"
+#include "tvar.h"
 #include "aliases.h"
 #include "pprint.h"
 #include "tapsets.h"
@@ -219,6 +220,7 @@ static struct functiondecl *find_function(struct session *s, const char *name,
 /* ---- resolution walk ------------------------------------------------ */
 
 static void resolve_expr(struct scope *sc, struct expr *e, int lvalue);
+static void resolve_target_operands(struct scope *sc, struct expr *e);
 static void resolve_stmt(struct scope *sc, struct stmt *st);
 
 static void resolve_args(struct scope *sc, struct vec *args)
@@ -381,6 +383,12 @@ static void resolve_expr(struct scope *sc, struct expr *e, int lvalue)
 			y = (struct sym *)1;  /* any other expression is defined */
 		if (e->name)
 			break;   /* @probewrite: folded by type inference */
+		if (e->a && (e->a->kind == E_TARGET || e->a->kind == E_CAST ||
+			     (e->a->kind == E_UNARY && e->a->op == OP_BAND))) {
+			/* per derived probe, in pass 3 (tvar.c) */
+			resolve_target_operands(sc, e->a);
+			break;
+		}
 		e->kind = E_NUM;
 		e->num = y != NULL;
 		e->a = NULL;
@@ -398,9 +406,24 @@ static void resolve_expr(struct scope *sc, struct expr *e, int lvalue)
 		break;
 	case E_TARGET:
 	case E_CAST:
-		diag_error(&e->loc, "target variables are not supported yet in "
-			   "this probe");
+		resolve_target_operands(sc, e);
 		break;
+	}
+}
+
+/* resolve_target_operands - the script expressions inside a target
+ * expression: a @cast's pointer and [index] components. */
+static void resolve_target_operands(struct scope *sc, struct expr *e)
+{
+	int i;
+	if (e->kind == E_UNARY)
+		e = e->a;
+	if (e->kind == E_CAST)
+		resolve_expr(sc, e->a, 0);
+	for (i = 0; i < e->components.n; i++) {
+		struct target_component *c = e->components.items[i];
+		if (c->is_index)
+			resolve_expr(sc, c->index, 0);
 	}
 }
 
@@ -650,6 +673,22 @@ static enum stp_type infer_sym_use(struct infer *in, struct expr *e,
 	return y->type;
 }
 
+static void infer_target_operands(struct infer *in, struct expr *e)
+{
+	int i;
+	if (!e)
+		return;
+	if (e->kind == E_UNARY)
+		e = e->a;
+	if (e->kind == E_CAST)
+		infer_expr(in, e->a, TYPE_LONG);
+	for (i = 0; i < e->components.n; i++) {
+		struct target_component *c = e->components.items[i];
+		if (c->is_index)
+			infer_expr(in, c->index, TYPE_LONG);
+	}
+}
+
 static enum stp_type infer_expr(struct infer *in, struct expr *e,
 				enum stp_type want)
 {
@@ -824,6 +863,11 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 		t = infer_expr(in, e->a, want);
 		break;
 	case E_DEFINED:
+		if (!e->name) {           /* @defined($target) */
+			infer_target_operands(in, e->a);
+			t = TYPE_LONG;
+			break;
+		}
 		/* @probewrite(VAR), now that every write was seen */
 		e->kind = E_NUM;
 		e->num = e->sym && e->sym->written;
@@ -832,7 +876,8 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 		break;
 	case E_TARGET:
 	case E_CAST:
-		t = TYPE_LONG;
+		infer_target_operands(in, e);
+		t = tvar_type(e);
 		break;
 	}
 	e->type = t;
@@ -1106,6 +1151,15 @@ int elaborate(struct session *s)
 	}
 	elide_unused(s);
 	infer_all(s, 0);
+	if (diag_error_count() != errors0)
+		goto out;
+	for (i = 0; i < s->probes.n; i++)
+		tvar_check_probe(s, s->probes.items[i]);
+	for (i = 0; i < s->functions.n; i++) {
+		struct functiondecl *fn = s->functions.items[i];
+		if (!fn->embedded_c)
+			tvar_check_function(s, fn->body);
+	}
 	if (diag_error_count() != errors0)
 		goto out;
 	warn_and_elide(s);

@@ -7,14 +7,12 @@
 #include "codegen_int.h"
 #include "printf_fmt.h"
 #include "regex_comp.h"
+#include "tvar.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static char *gen_expr(struct gen *g, struct expr *e);
-
-/* new_temp - a fresh frame temporary of type @t; returns its C lvalue. */
-static char *new_temp(struct gen *g, enum stp_type t)
+char *new_temp(struct gen *g, enum stp_type t)
 {
 	char *name = xasprintf("t%d", g->ntemps++);
 	char *decl = c_type_decl(t == TYPE_STRING ? TYPE_STRING : TYPE_LONG,
@@ -30,7 +28,7 @@ static char *new_label(struct gen *g, const char *what)
 	return xasprintf("%s_%d", what, g->nlabels++);
 }
 
-static void check_error(struct gen *g)
+void check_error(struct gen *g)
 {
 	emit(g, "if (unlikely(c->error)) goto %s;", g->err_label);
 }
@@ -487,7 +485,11 @@ static void gen_branch_into(struct gen *g, const char *t, struct expr *e,
 
 static char *gen_ternary(struct gen *g, struct expr *e)
 {
-	char *t = new_temp(g, e->type), *cond;
+	char *t, *cond;
+	int k;
+	if (g->dp && tvar_const_cond(g->s, g->dp, e->a, &k))
+		return gen_expr(g, k ? e->b : e->c);
+	t = new_temp(g, e->type);
 	cond = gen_expr(g, e->a);
 	emit(g, "if (%s) {", cond);
 	gen_branch_into(g, t, e->b, e->type);
@@ -556,6 +558,19 @@ static char *gen_binary(struct gen *g, struct expr *e)
 static char *gen_assign(struct gen *g, struct expr *e)
 {
 	char *l, *b, *v;
+	if (e->a->kind == E_TARGET) {
+		/* guru mode: a write to the probed code's variable */
+		b = gen_expr(g, e->b);
+		if (e->op != OP_NONE) {
+			char *old = gen_expr(g, e->a);
+			v = gen_arith(g, e->op, old, b, &e->loc);
+			free(old);
+			free(b);
+			b = v;
+		}
+		tvar_gen_store(g, e->a, b);
+		return b;
+	}
 	b = gen_expr(g, e->b);
 	l = gen_lvalue(g, e->a);
 	if (e->a->type == TYPE_STRING) {
@@ -583,10 +598,15 @@ static char *gen_assign(struct gen *g, struct expr *e)
 	return l;
 }
 
-static char *gen_expr(struct gen *g, struct expr *e)
+char *gen_expr(struct gen *g, struct expr *e)
 {
 	char *a, *r;
 	switch (e->kind) {
+	case E_TARGET:
+	case E_CAST:
+	case E_ENTRY:
+	case E_DEFINED:
+		return tvar_gen(g, e);
 	case E_NUM:
 		if (e->num == INT64_MIN)
 			return xstrdup("((s64)(-9223372036854775807LL - 1))");
@@ -598,6 +618,8 @@ static char *gen_expr(struct gen *g, struct expr *e)
 	case E_BINARY:
 		return gen_binary(g, e);
 	case E_UNARY:
+		if (e->op == OP_BAND)
+			return tvar_gen(g, e);
 		a = gen_expr(g, e->a);
 		switch (e->op) {
 		case OP_NEG: r = xasprintf("((s64)(0 - (u64)(%s)))", a); break;
@@ -799,7 +821,7 @@ static void gen_foreach(struct gen *g, struct stmt *st)
 void gen_stmt(struct gen *g, struct stmt *st)
 {
 	char *v, *l;
-	int i;
+	int i, k;
 	if (!st)
 		return;
 	if (st->kind != S_BLOCK && st->kind != S_NULL) {
@@ -825,6 +847,10 @@ void gen_stmt(struct gen *g, struct stmt *st)
 		free(v);
 		break;
 	case S_IF:
+		if (g->dp && tvar_const_cond(g->s, g->dp, st->e, &k)) {
+			gen_stmt(g, k ? st->body : st->els);
+			break;
+		}
 		v = gen_expr(g, st->e);
 		emit(g, "if (%s) {", v);
 		free(v);

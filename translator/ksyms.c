@@ -71,18 +71,48 @@ static void add_sym(struct ksyms *k, const char *name, uint64_t addr,
 	y->global = global;
 }
 
-/* load_elf_symtab - the .symtab of the ELF file @path.  Returns 0, or -1
- * when the file is missing or has no symbol table. */
+/* init_sections - flags[i] = 1 for the sections whose code is freed
+ * after boot or module load (.init.*, .exit.*): no kprobes there.
+ * Returns a heap array of elf_getshdrnum() flags. */
+static char *init_sections(Elf *e)
+{
+	size_t n = 0, shstr, i;
+	char *flags;
+	if (elf_getshdrnum(e, &n) != 0 || elf_getshdrstrndx(e, &shstr) != 0)
+		return xcalloc(1, 1);
+	flags = xcalloc(n + 1, 1);
+	for (i = 1; i < n; i++) {
+		GElf_Shdr sh;
+		const char *name;
+		if (gelf_getshdr(elf_getscn(e, i), &sh) &&
+		    (name = elf_strptr(e, shstr, sh.sh_name)))
+			flags[i] = !strncmp(name, ".init", 5) ||
+				   !strncmp(name, ".exit", 5);
+	}
+	return flags;
+}
+
+/* load_elf_symtab - the .symtab of the ELF file @path: vmlinux, or a
+ * module .ko (relocatable: section-relative addresses, 0 included).
+ * Functions in init/exit sections are left out.  Returns 0, or -1 when
+ * the file is missing or has no symbol table. */
 static int load_elf_symtab(struct ksyms *k, const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -1;
 	Elf *e;
 	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	char *init = NULL;
+	size_t ninit = 0;
 	if (fd < 0)
 		return -1;
 	elf_version(EV_CURRENT);
 	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	while (e && (scn = elf_nextscn(e, scn))) {
+	if (e && gelf_getehdr(e, &eh)) {
+		init = init_sections(e);
+		elf_getshdrnum(e, &ninit);
+	}
+	while (init && (scn = elf_nextscn(e, scn))) {
 		GElf_Shdr sh;
 		Elf_Data *d;
 		size_t i, nsyms;
@@ -94,12 +124,16 @@ static int load_elf_symtab(struct ksyms *k, const char *path)
 			GElf_Sym sym;
 			const char *name;
 			int type;
-			if (!gelf_getsym(d, i, &sym) || !sym.st_value ||
+			if (!gelf_getsym(d, i, &sym) ||
+			    (!sym.st_value && eh.e_type != ET_REL) ||
 			    sym.st_shndx == SHN_UNDEF)
 				continue;
 			type = GELF_ST_TYPE(sym.st_info);
 			if (type != STT_FUNC && type != STT_OBJECT &&
 			    type != STT_NOTYPE)
+				continue;
+			if (type == STT_FUNC && sym.st_shndx < ninit &&
+			    init[sym.st_shndx])
 				continue;
 			name = elf_strptr(e, sh.sh_link, sym.st_name);
 			if (!name || !*name)
@@ -111,6 +145,7 @@ static int load_elf_symtab(struct ksyms *k, const char *path)
 		ret = k->n ? 0 : -1;
 		break;
 	}
+	free(init);
 	if (e)
 		elf_end(e);
 	close(fd);
@@ -519,4 +554,87 @@ void ksyms_each_function(struct ksyms *k, const char *pattern,
 			continue;
 		fn(arg, y->name, y->addr);
 	}
+}
+
+/* The modules' symbol tables loaded in this process. */
+static struct vec module_syms;  /* struct ksyms *, source = module name */
+static struct session *module_syms_session;
+
+static void normalise(char *name)
+{
+	for (; *name; name++)
+		if (*name == '-')
+			*name = '_';
+}
+
+char *ksyms_module_file(struct session *s, const char *name)
+{
+	char *dir = xasprintf("%s/lib/modules/%s", s->sysroot ? s->sysroot : "",
+			      s->kernel_release);
+	char *order = xasprintf("%s/modules.order", dir);
+	char *text = read_file(order, NULL), *line, *next, *want, *ret = NULL;
+	free(order);
+	want = xstrdup(name);
+	normalise(want);
+	for (line = text; line && !ret; line = next) {
+		char *base, *dot;
+		if ((next = strchr(line, '\n')))
+			*next++ = 0;
+		base = strrchr(line, '/');
+		base = xstrdup(base ? base + 1 : line);
+		if ((dot = strstr(base, ".ko")) && !dot[3]) {
+			*dot = 0;
+			normalise(base);
+			if (!strcmp(base, want))
+				ret = xasprintf("%s/%s", dir, line);
+		}
+		free(base);
+	}
+	free(text);
+	free(want);
+	free(dir);
+	return ret;
+}
+
+struct ksyms *ksyms_module(struct session *s, const char *name, char **why)
+{
+	struct ksyms *k;
+	char *path, *key = xstrdup(name);
+	int i;
+	normalise(key);
+	if (module_syms_session != s) {
+		module_syms.n = 0;
+		module_syms_session = s;
+	}
+	for (i = 0; i < module_syms.n; i++) {
+		k = module_syms.items[i];
+		if (!strcmp(k->source, key)) {
+			free(key);
+			return k;
+		}
+	}
+	if (!(path = ksyms_module_file(s, name))) {
+		*why = xasprintf("no module %s in %s/lib/modules/%s/modules.order",
+				 name, s->sysroot ? s->sysroot : "",
+				 s->kernel_release);
+		free(key);
+		return NULL;
+	}
+	k = xcalloc(1, sizeof(*k));
+	if (load_elf_symtab(k, path) < 0) {
+		*why = xasprintf("%s: no symbol table (compressed modules are "
+				 "not read)", path);
+		free(path);
+		free(key);
+		free(k);
+		return NULL;
+	}
+	free(path);
+	k->source = key;
+	index_syms(k);
+	mark_same_name(k);
+	mark_probeable(k);
+	k->nblacklist = -1;
+	vec_push(&module_syms, k);
+	return k;
 }

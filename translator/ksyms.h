@@ -45,4 +45,16 @@ void ksyms_each_function(struct ksyms *k, const char *pattern,
 			 void (*fn)(void *arg, const char *name, uint64_t addr),
 			 void *arg);
 
+/* ksyms_module_file - the path of module @name's .ko (found through
+ * SYSROOT/lib/modules/KVER/modules.order; '-' and '_' are the same),
+ * heap, or NULL. */
+char *ksyms_module_file(struct session *s, const char *name);
+
+/* ksyms_module - the symbol table of module @name's .ko, loaded once per
+ * session: the same questions as for the kernel, with section-relative
+ * addresses (ksyms_symbol_at is meaningless there), functions in
+ * .init/.exit sections left out, no blacklist (the kernel refuses those
+ * at registration).  NULL with a heap message in *@why. */
+struct ksyms *ksyms_module(struct session *s, const char *name, char **why);
+
 #endif

@@ -41,10 +41,17 @@ struct derived_probe {
 	int optional;
 	int wildcard;               /* one of many points a pattern matched:
 	                             * failing to register it is a warning */
+	int syscall_filter;         /* DP_TRACEPOINT on raw_syscalls for
+	                             * syscalls:sys_enter_NAME (1) or
+	                             * sys_exit_NAME (2): run only for syscall
+	                             * number syscall_nr; 0: no filter */
+	int64_t syscall_nr;
 	struct dbg_function *fn;    /* kernel.function & co, kernel.trace: what
 	                             * target variables are resolved against */
 	void *tvars;                /* pass 2 (tvar.c): the target-variable
 	                             * accesses of this derived probe */
+	int entry_n;                /* pass 3: values its .return handler
+	                             * saves at the function's entry */
 };
 
 struct session {

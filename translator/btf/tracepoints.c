@@ -1,10 +1,183 @@
-/* tracepoints.c - placeholder until kernel.trace lands. */
+/* tracepoints.c - kernel.trace("SUBSYS:NAME") (wildcards in both parts;
+ * "NAME" alone means any subsystem).
+ *
+ * The kernel's tracepoints are the BTF typedefs btf_trace_NAME (a pointer
+ * to the probe prototype: void *__data, then the tracepoint's arguments).
+ * The argument names come from the FUNC __bpf_trace_CLASS (CLASS: the
+ * event class the trace headers name, or the event itself), whose
+ * parameters are named; the subsystem from the trace headers
+ * (tp_headers.c).  Each match becomes a DP_TRACEPOINT derived probe whose
+ * dbg_function (is_tracepoint) resolves $ARG to c->tp_args[i] (btf.c).
+ * syscalls:sys_enter_NAME / sys_exit_NAME are added by syscalls.c.
+ */
+#include "btf_int.h"
 #include "../elaborate.h"
-#include "../util.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The tracepoints of a session, built on first use. */
+struct tp_table {
+	struct session *s;
+	struct btf_prov *bp;
+	struct vec events;          /* struct tp_event *, by name */
+};
+
+static struct tp_table *table;
+
+static struct tp_event *event_named(struct tp_table *t, const char *name)
+{
+	int lo = 0, hi = t->events.n;
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+		int c = strcmp(((struct tp_event *)t->events.items[mid])->name,
+			       name);
+		if (!c)
+			return t->events.items[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static struct tp_table *table_for(struct session *s)
+{
+	struct dbg_provider *p;
+	char *why = NULL;
+	if (table && table->s == s)
+		return table;
+	if (!(p = dbg_btf_for(s)))
+		return NULL;
+	table = xcalloc(1, sizeof(*table));
+	table->s = s;
+	table->bp = (struct btf_prov *)p;
+	if (tp_headers_load(s, &table->events, &why) < 0) {
+		diag_warning(NULL, "tracepoint subsystems unknown (%s): "
+			     "kernel.trace(\"NAME\") still works", why);
+		free(why);
+	}
+	return table;
+}
+
+/* proto_of - the FUNC_PROTO id the typedef btf_trace_NAME points to */
+static __u32 proto_of(struct btf_prov *bp, const struct btf_type *td)
+{
+	const struct btf_type *ptr = btf__type_by_id(bp->btf, td->type);
+	__u32 id;
+	if (!ptr || !btf_is_ptr(ptr))
+		return 0;
+	id = btf_resolved(bp, ptr->type);
+	ptr = btf__type_by_id(bp->btf, id);
+	return ptr && btf_is_func_proto(ptr) ? id : 0;
+}
+
+/* named_proto - the id of __bpf_trace_NAME or __bpf_trace_CLASS when its
+ * prototype has the parameters of @proto (by count), else @proto itself
+ * (unnamed parameters: no $variables). */
+static __u32 named_proto(struct btf_prov *bp, const char *name,
+			 const struct tp_event *e, __u32 proto)
+{
+	const struct btf_type *pt = btf__type_by_id(bp->btf, proto);
+	const char *cands[2] = { name, e ? e->cls : NULL };
+	int i;
+	for (i = 0; i < 2 && cands[i]; i++) {
+		char *fname = xasprintf("__bpf_trace_%s", cands[i]);
+		int id = btf__find_by_name_kind(bp->btf, fname, BTF_KIND_FUNC);
+		free(fname);
+		if (id > 0) {
+			const struct btf_type *f = btf__type_by_id(bp->btf, id);
+			const struct btf_type *fp = btf__type_by_id(bp->btf,
+								    f->type);
+			if (fp && btf_is_func_proto(fp) &&
+			    btf_vlen(fp) == btf_vlen(pt))
+				return id;
+		}
+	}
+	return proto;
+}
+
+static void split_pattern(const char *spec, char **sys, char **name)
+{
+	const char *colon = strchr(spec, ':');
+	if (colon) {
+		*sys = xstrndup(spec, colon - spec);
+		*name = xstrdup(colon + 1);
+	} else {
+		*sys = xstrdup("*");
+		*name = xstrdup(spec);
+	}
+}
 
 int match_kernel_trace(struct session *s, struct probe *p,
 		       struct probe_point *pp)
 {
-	diag_error(&pp->loc, "kernel.trace is not built yet");
-	return -1;
+	struct pp_component *c = pp->components.n > 1 ?
+				 pp->components.items[1] : NULL;
+	struct tp_table *t;
+	struct btf_prov *bp;
+	struct vec found = {0};
+	char *psys, *pname;
+	__u32 id;
+	int i;
+	if (!c || !c->arg || c->arg->kind != E_STR || pp->components.n > 2) {
+		diag_error(&pp->loc, "expected kernel.trace(\"SUBSYS:NAME\")");
+		return -1;
+	}
+	if (!(t = table_for(s)))
+		return -1;
+	bp = t->bp;
+	split_pattern(c->arg->str, &psys, &pname);
+	for (id = 1; id < bp->ntypes; id++) {
+		const struct btf_type *td = btf__type_by_id(bp->btf, id);
+		const char *n = btf__name_by_offset(bp->btf, td->name_off);
+		const struct tp_event *e;
+		struct dbg_function *fn;
+		__u32 proto;
+		if (!btf_is_typedef(td) || strncmp(n, "btf_trace_", 10))
+			continue;
+		n += 10;
+		if (fnmatch(pname, n, 0))
+			continue;
+		e = event_named(t, n);
+		if (fnmatch(psys, e ? e->sys : "", 0) ||
+		    !(proto = proto_of(bp, td)))
+			continue;
+		fn = xcalloc(1, sizeof(*fn));
+		fn->prov = &bp->p;
+		fn->name = e ? xasprintf("%s:%s", e->sys, n) : xstrdup(n);
+		fn->symbol = (char *)n;
+		fn->is_tracepoint = 1;
+		fn->handle = (void *)(uintptr_t)named_proto(bp, n, e, proto);
+		vec_push(&found, fn);
+	}
+	tp_match_syscalls(s, bp, psys, pname, &found);
+	free(psys);
+	free(pname);
+	if (!found.n) {
+		if (pp->optional)
+			return 0;
+		diag_error(&c->arg->loc, "no tracepoint matches \"%s\" (the "
+			   "kernel's are in its BTF, subsystems from its trace "
+			   "headers)", c->arg->str);
+		return -1;
+	}
+	for (i = 0; i < found.n; i++) {
+		struct dbg_function *fn = found.items[i];
+		struct derived_probe *d = xcalloc(1, sizeof(*d));
+		d->kind = DP_TRACEPOINT;
+		d->probe = p;
+		d->point = pp;
+		d->optional = pp->optional;
+		d->wildcard = found.n > 1;
+		d->symbol = xstrdup(fn->symbol);
+		d->fn = fn;
+		d->pp_text = xasprintf("kernel.trace(\"%s\")", fn->name);
+		d->syscall_filter = tp_syscall_filter(fn, &d->syscall_nr);
+		vec_push(&s->derived, d);
+	}
+	free(found.items);
+	return 0;
 }
