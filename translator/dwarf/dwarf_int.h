@@ -89,7 +89,7 @@ int dw_reserved(struct dw_mod *m, Dwarf_Addr addr);
  * tens of seconds for a kernel the first time. */
 int dw_index_open(struct dw_mod *m);
 
-/* funcs.c */
+/* funcs.c: struct dbg_provider's find_functions (see dbginfo.h). */
 int dw_find_functions(struct dbg_provider *p, const struct dbg_query *q,
 		      struct vec *out);
 
@@ -97,7 +97,8 @@ int dw_find_functions(struct dbg_provider *p, const struct dbg_query *q,
  * @path ("fs/read_write.c"), or a suffix of it after a '/'. */
 int dw_file_matches(const char *pat, const char *path);
 
-/* vars.c */
+/* vars.c: struct dbg_provider's lookup_var, list_vars, return_type and
+ * lookup_global (see dbginfo.h). */
 int dw_lookup_var(struct dbg_provider *p, struct dbg_function *fn,
 		  const char *name, const char *loc_lit,
 		  struct dbg_location *out, char **why);
@@ -113,6 +114,7 @@ int dw_lookup_global(struct dbg_provider *p, const char *name,
 struct ctype *dw_ctype(struct dw_mod *m, Dwarf_Die *die);
 /* dw_die_type - the ctype of @die's DW_AT_type (void when absent). */
 struct ctype *dw_die_type(struct dw_mod *m, Dwarf_Die *die);
+/* dw_lookup_type - struct dbg_provider's lookup_type (see dbginfo.h). */
 struct ctype *dw_lookup_type(struct dbg_provider *p, const char *name,
 			     const char *module);
 /* dw_find_type_die - the defining DIE of named type @name ("struct x",

@@ -199,12 +199,11 @@ int dw_find_functions(struct dbg_provider *p, const struct dbg_query *q,
 			exported = is_exported(dp, m, k, name);
 		if ((q->flags & DBG_Q_EXPORTED) && !exported)
 			continue;
-		snprintf(key, sizeof(key), "%llx", (unsigned long long)pc);
-		{
-			char *nk = xasprintf("%s %s", key, name);
+		if (q->flags & DBG_Q_STATEMENT) {
+			/* several instances may share a statement address */
 			int created;
-			strmap_get(&seen, nk, 1, &created);
-			free(nk);
+			snprintf(key, sizeof(key), "%llx", (unsigned long long)pc);
+			strmap_get(&seen, key, 1, &created);
 			if (!created)
 				continue;
 		}
