@@ -284,8 +284,9 @@ static char *translate(struct l2c *x, Dwarf_Attribute *attr,
 				free(e);
 			break;
 		case DW_OP_over:
-			if (x->sp < 2)
-				pop(x), pop(x);
+			if (x->sp - base < 2)
+				x->err = xstrdup("malformed DWARF expression "
+						 "(DW_OP_over)");
 			else
 				push(x, xstrdup(x->stack[x->sp - 2]));
 			break;
