@@ -40,4 +40,14 @@ out=$("$STAP" "${R[@]}" -L 'kernel.statement("vfs_read@fs/read_write.c:468")')
 out=$("$STAP" "${R[@]}" -L 'module("af_key").function("pfkey_sendmsg")')
 [ "$out" = 'module("af_key").function("pfkey_sendmsg@net/key/af_key.c:3691") $sock:struct socket* $msg:struct msghdr* $len:size_t' ] ||
     fail "unexpected -L module function: $out"
+
+# three static functions of one name: registered at _stext + offset, as
+# the kernel would resolve the name to the first; paths without "../"
+out=$("$STAP" "${R[@]}" -p3 -e 'probe kernel.function("BIT_initDStream").call {}' | grep -o '\.symbol = "[^"]*", \.offset = [0-9]*')
+[ "$out" = '.symbol = "_stext", .offset = 6001568
+.symbol = "_stext", .offset = 6047648
+.symbol = "_stext", .offset = 6070544' ] || fail "unexpected BIT_initDStream registrations: $out"
+out=$("$STAP" "${R[@]}" -l 'kernel.function("BIT_initDStream").call')
+[ "$out" = 'kernel.function("BIT_initDStream@lib/zstd/common/bitstream.h:258").call' ] ||
+    fail "unexpected BIT_initDStream listing: $out"
 exit 0

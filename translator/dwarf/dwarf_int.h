@@ -39,6 +39,8 @@ struct dw_mod {
 	void *exports;          /* struct strmap of exported names (funcs.c) */
 	struct dw_sym *syms;    /* function symbols by address (open.c) */
 	size_t nsyms;
+	Dwarf_Addr stext;       /* _stext (dw_kprobe_at) */
+	int stext_tried, has_stext;
 	uint64_t *reserved;     /* patched code sites, sorted (reserved.c) */
 	size_t nreserved;
 	int reserved_loaded;
@@ -50,6 +52,8 @@ struct dw_sym {
 	uint64_t size;
 	const char *name;       /* libelf's string */
 	int global;
+	int unique;             /* no other symbol has this name, so that
+	                         * the kernel resolves it to this one */
 };
 
 struct dw_prov {
@@ -70,9 +74,16 @@ struct dw_fn {
 /* dw_mod_for - the opened debuginfo of @module (NULL: the kernel),
  * opened on first use; NULL after a diagnostic. */
 struct dw_mod *dw_mod_for(struct dw_prov *dp, const char *module);
-/* dw_sym_at - the ELF symbol containing DWARF address @addr of @m, and
- * @addr's offset from it; NULL if none. */
-const char *dw_sym_at(struct dw_mod *m, Dwarf_Addr addr, uint64_t *off);
+/* dw_sym_at - the ELF function symbol containing DWARF address @addr of
+ * @m, and @addr's offset from it; NULL if none. */
+const struct dw_sym *dw_sym_at(struct dw_mod *m, Dwarf_Addr addr,
+			       uint64_t *off);
+/* dw_kprobe_at - the symbol and offset a kprobe at DWARF address @addr
+ * of @m registers at: the containing function symbol, or, when its name
+ * is not unique (static functions of the same name in several files:
+ * the kernel would resolve the first), "_stext" and the offset from it.
+ * Returns the symbol (not to be freed) or NULL if no function has @addr. */
+const char *dw_kprobe_at(struct dw_mod *m, Dwarf_Addr addr, uint64_t *off);
 /* dw_rel_path - @path relative to the compilation directory of @cu
  * (leading "./" removed); a new heap string. */
 char *dw_rel_path(Dwarf_Die *cu, const char *path);

@@ -173,6 +173,7 @@ int dw_find_functions(struct dbg_provider *p, const struct dbg_query *q,
 		int line = sqlite3_column_int(st, 3);
 		Dwarf_Addr entry = sqlite3_column_int64(st, 4), pc = entry;
 		int inlined = sqlite3_column_int(st, 5), exported = 0;
+		const struct dw_sym *fs;
 		const char *sym;
 		uint64_t off;
 		struct dbg_function *fn;
@@ -191,9 +192,9 @@ int dw_find_functions(struct dbg_provider *p, const struct dbg_query *q,
 			    statement_pc(&d, q->file, q->line, &pc) < 0)
 				continue;
 		}
-		if (!(sym = dw_sym_at(m, pc, &off)) || dw_reserved(m, pc))
-			continue;
-		if (k && !ksyms_probeable(k, sym))
+		if (!(fs = dw_sym_at(m, pc, &off)) || dw_reserved(m, pc) ||
+		    (k && !ksyms_probeable(k, fs->name)) ||
+		    !(sym = dw_kprobe_at(m, pc, &off)))
 			continue;
 		if (!inlined || (q->flags & DBG_Q_EXPORTED))
 			exported = is_exported(dp, m, k, name);

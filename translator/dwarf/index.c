@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define INDEX_VERSION "1"
+#define INDEX_VERSION "2"
 
 struct builder {
 	struct dw_mod *m;

@@ -9,6 +9,7 @@
  * ET_REL module files as the kernel would lay them out.
  */
 #include "dwarf_int.h"
+#include "strmap.h"
 
 #include <ftw.h>
 #include <stdlib.h>
@@ -212,6 +213,7 @@ static void load_syms(struct dw_mod *m)
 {
 	int i, n = dwfl_module_getsymtab(m->mod);
 	size_t k = 0;
+	struct strmap names = {0};
 	m->syms = xcalloc(n > 0 ? n : 1, sizeof(*m->syms));
 	for (i = 1; i < n; i++) {
 		GElf_Sym sym;
@@ -229,9 +231,24 @@ static void load_syms(struct dw_mod *m)
 	}
 	qsort(m->syms, k, sizeof(*m->syms), cmp_sym);
 	m->nsyms = k;
+	/* names used more than once, by any kind of symbol */
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		const char *name = dwfl_module_getsym(m->mod, i, &sym, NULL);
+		struct strmap_ent *e;
+		if (!name || !*name)
+			continue;
+		e = strmap_get(&names, name, 1, NULL);
+		e->a++;
+	}
+	for (i = 0; i < (int)k; i++)
+		m->syms[i].unique = strmap_get(&names, m->syms[i].name, 0,
+					       NULL)->a == 0;
+	strmap_free(&names);
 }
 
-const char *dw_sym_at(struct dw_mod *m, Dwarf_Addr addr, uint64_t *off)
+const struct dw_sym *dw_sym_at(struct dw_mod *m, Dwarf_Addr addr,
+			       uint64_t *off)
 {
 	size_t lo = 0, hi, best;
 	const struct dw_sym *s;
@@ -256,7 +273,59 @@ const char *dw_sym_at(struct dw_mod *m, Dwarf_Addr addr, uint64_t *off)
 	if (addr != s->addr && addr >= s->addr + s->size)
 		return NULL;
 	*off = addr - s->addr;
-	return s->name;
+	return s;
+}
+
+const char *dw_kprobe_at(struct dw_mod *m, Dwarf_Addr addr, uint64_t *off)
+{
+	const struct dw_sym *s = dw_sym_at(m, addr, off);
+	if (!s || s->unique || m->name)
+		return s ? s->name : NULL;
+	if (!m->stext_tried) {
+		int i, n = dwfl_module_getsymtab(m->mod);
+		m->stext_tried = 1;
+		for (i = 1; i < n; i++) {
+			GElf_Sym sym;
+			const char *name = dwfl_module_getsym(m->mod, i, &sym,
+							      NULL);
+			if (name && strcmp(name, "_stext") == 0) {
+				m->stext = sym.st_value - m->bias;
+				m->has_stext = 1;
+				break;
+			}
+		}
+	}
+	if (!m->has_stext || addr < m->stext || addr - m->stext > UINT32_MAX)
+		return NULL;            /* cannot be named unambiguously */
+	*off = addr - m->stext;
+	return "_stext";
+}
+
+/* normalize - drop "DIR/../" and "./" components of @p in place
+ * ("lib/zstd/decompress/../common/x.h" -> "lib/zstd/common/x.h"). */
+static char *normalize(char *p)
+{
+	char *r = p, *w = p;
+	while (*r) {
+		if (r[0] == '.' && r[1] == '/' && (r == p || r[-1] == '/')) {
+			r += 2;
+			continue;
+		}
+		if (r[0] == '.' && r[1] == '.' && r[2] == '/' && w > p &&
+		    (r == p || r[-1] == '/')) {
+			char *q = w - 1;        /* w ends with '/' */
+			while (q > p && q[-1] != '/')
+				q--;
+			if (!(q[0] == '.' && q[1] == '.' && q[2] == '/')) {
+				w = q;
+				r += 3;
+				continue;
+			}
+		}
+		*w++ = *r++;
+	}
+	*w = '\0';
+	return p;
 }
 
 char *dw_rel_path(Dwarf_Die *cu, const char *path)
@@ -270,5 +339,5 @@ char *dw_rel_path(Dwarf_Die *cu, const char *path)
 	}
 	while (path[0] == '.' && path[1] == '/')
 		path += 2;
-	return xstrdup(path);
+	return normalize(xstrdup(path));
 }
