@@ -74,6 +74,16 @@ static int has_debug_info(const char *path)
 	return access(path, R_OK) == 0;
 }
 
+static const struct dbg_provider dwarf_provider = {
+	.name = "dwarf",
+	.find_functions = dw_find_functions,
+	.lookup_var = dw_lookup_var,
+	.list_vars = dw_list_vars,
+	.return_type = dw_return_type,
+	.lookup_type = dw_lookup_type,
+	.lookup_global = dw_lookup_global,
+};
+
 struct dbg_provider *dbg_dwarf_open(struct session *s, char **why)
 {
 	const char *kver = s->kernel_release;
@@ -104,13 +114,7 @@ struct dbg_provider *dbg_dwarf_open(struct session *s, char **why)
 			continue;
 		}
 		dp = xcalloc(1, sizeof(*dp));
-		dp->p.name = "dwarf";
-		dp->p.find_functions = dw_find_functions;
-		dp->p.lookup_var = dw_lookup_var;
-		dp->p.list_vars = dw_list_vars;
-		dp->p.return_type = dw_return_type;
-		dp->p.lookup_type = dw_lookup_type;
-		dp->p.lookup_global = dw_lookup_global;
+		dp->p = dwarf_provider;
 		dp->s = s;
 		dp->kernel = m;
 		free(strbuf_detach(&searched));
