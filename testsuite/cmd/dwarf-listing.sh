@@ -1,8 +1,9 @@
 # stap -L / -p2 through the DWARF provider on the lab kernel's debuginfo:
 # parameters with SystemTap's type spelling, wildcards over the whole
 # kernel from the index, .inline/.exported, statements, modules.
-KVER=6.1.0-56-cloud-amd64
-R=(-r "$KVER" --sysroot "/var/cache/stap-lab/$KVER")
+LAB=${STAP_LAB_DIR:-/var/cache/stap-lab}
+KVER=6.1.0-56-cloud-amd64     # the expectations are this kernel's
+R=(-r "$KVER" --sysroot "$LAB/$KVER")
 export SYSTEMTAP_DIR=$PWD/stapdir
 fail() { echo "$*"; exit 1; }
 

@@ -2,8 +2,9 @@
 # parameters, a stack local through DW_OP_fbreg and the CFA from the call
 # frame information (rsp + 8 at a function's entry), a global through
 # DW_OP_addr, an inline instance's parameter, and the error texts.
-KVER=6.1.0-56-cloud-amd64
-R=(-r "$KVER" --sysroot "/var/cache/stap-lab/$KVER")
+LAB=${STAP_LAB_DIR:-/var/cache/stap-lab}
+KVER=6.1.0-56-cloud-amd64     # the expectations are this kernel's
+R=(-r "$KVER" --sysroot "$LAB/$KVER")
 export SYSTEMTAP_DIR=$PWD/stapdir
 fail() { echo "$*"; exit 1; }
 has() { grep -qF -- "$2" <<< "$1" || fail "expected '$2' in: $(grep -F 'f->t' <<< "$1")"; }
