@@ -3,7 +3,10 @@
  * point names, from the index (index.c) -- a wildcard over the whole
  * kernel never walks DIEs.  Each becomes a struct dbg_function at the
  * ELF symbol containing its address (a gcc clone "foo.isra.0" for an
- * out-of-line copy, the caller's symbol for an inline instance).
+ * out-of-line copy, the caller's symbol for an inline instance; "_stext"
+ * when that name is ambiguous).  Left out: what the kernel's kprobe
+ * checks refuse (ksyms_probeable(), and code patched at run time, see
+ * reserved.c) and code without a symbol.
  */
 #include "dwarf_int.h"
 #include "strmap.h"
@@ -12,7 +15,6 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
-
 
 /* load_files - the index's file names, by id. */
 static void load_files(struct dw_mod *m)
