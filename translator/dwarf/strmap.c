@@ -21,7 +21,7 @@ static void grow(struct strmap *m)
 		size_t j;
 		if (!m->ents[i].key)
 			continue;
-		j = hash_str(m->ents[i].key) & (ncap - 1);
+		j = m->ents[i].hash & (ncap - 1);
 		while (ne[j].key)
 			j = (j + 1) & (ncap - 1);
 		ne[j] = m->ents[i];
@@ -34,6 +34,7 @@ static void grow(struct strmap *m)
 struct strmap_ent *strmap_get(struct strmap *m, const char *key, int create,
 			      int *created)
 {
+	uint64_t h = hash_str(key);
 	size_t j;
 	if (created)
 		*created = 0;
@@ -42,15 +43,16 @@ struct strmap_ent *strmap_get(struct strmap *m, const char *key, int create,
 			return NULL;
 		grow(m);
 	}
-	j = hash_str(key) & (m->cap - 1);
+	j = h & (m->cap - 1);
 	while (m->ents[j].key) {
-		if (strcmp(m->ents[j].key, key) == 0)
+		if (m->ents[j].hash == h && strcmp(m->ents[j].key, key) == 0)
 			return &m->ents[j];
 		j = (j + 1) & (m->cap - 1);
 	}
 	if (!create)
 		return NULL;
 	m->ents[j].key = xstrdup(key);
+	m->ents[j].hash = h;
 	m->ents[j].a = m->ents[j].b = m->ents[j].c = -1;
 	m->n++;
 	if (created)

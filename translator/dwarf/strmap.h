@@ -8,6 +8,7 @@
 
 struct strmap_ent {
 	char *key;
+	uint64_t hash;          /* of key: most mismatches skip strcmp */
 	int64_t a, b, c;        /* the caller's values */
 };
 
