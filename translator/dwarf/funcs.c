@@ -198,6 +198,12 @@ int dw_find_functions(struct dbg_provider *p, const struct dbg_query *q,
 		    (k && !ksyms_probeable(k, fs->name)) ||
 		    !(sym = dw_kprobe_at(m, pc, &off)))
 			continue;
+		if (inlined && !(q->flags & DBG_Q_INLINE) &&
+		    !strncmp(fs->name, name, strlen(name)) &&
+		    (fs->name[strlen(name)] == 0 || fs->name[strlen(name)] == '.'))
+			/* inlined into its own out-of-line copy (gcc's partial
+			 * inlining): that call is already probed at the entry */
+			continue;
 		if (!inlined || (q->flags & DBG_Q_EXPORTED))
 			exported = is_exported(dp, m, k, name);
 		if ((q->flags & DBG_Q_EXPORTED) && !exported)
