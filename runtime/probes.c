@@ -1,19 +1,28 @@
-/* probes.c - registration of timer (hrtimer) and kprobe/kretprobe probes,
- * and running begin/end probes. */
+/* probes.c - registration of timer (hrtimer), kprobe/kretprobe and perf
+ * (perf.c) probes, and running begin/end probes.
+ *
+ * Probes are registered one by one (with a chance to reschedule between
+ * them, so thousands of kprobes do not hog the CPU).  A probe that fails
+ * is an error that ends the start, unless it is optional or one of many
+ * a wildcard matched: those are counted, and one warning per pattern
+ * says how many could not be registered. */
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/hrtimer.h>
 #include <linux/kprobes.h>
+#include <linux/sched.h>
 #include "stp_internal.h"
 
 /* Run-time state of one probe of the table. */
 struct stp_probe_rt {
 	const struct stp_probe_desc *p;
 	int registered;
+	int rc;                    /* the registration's error, 0 if none */
 	union {
 		struct hrtimer timer;
 		struct kprobe kp;
 		struct kretprobe krp;
+		struct perf_event **evs;  /* STP_PROBE_PERF: [nr_cpu_ids] */
 	} u;
 };
 
@@ -31,8 +40,14 @@ static enum hrtimer_restart stp_timer_fn(struct hrtimer *t)
 static int stp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct stp_probe_rt *r = container_of(kp, struct stp_probe_rt, u.kp);
+	unsigned long ip = regs->ip;
 
+	/* The handler sees the probed address (int3 and ftrace-based
+	 * kprobes leave ip past it): addr(), probefunc() and backtraces
+	 * start there.  Restored for the kernel's single-stepping. */
+	regs->ip = (unsigned long)kp->addr;
 	stp_run_probe(r->p, regs, STP_STATE_RUNNING);
+	regs->ip = ip;
 	return 0;
 }
 
@@ -107,8 +122,53 @@ static int stp_register_one(struct stp_probe_rt *r)
 			rc = register_kprobe(&r->u.kp);
 		}
 		return rc;
+	case STP_PROBE_PERF:
+		return stp_perf_register(p, &r->u.evs);
 	default:
 		return 0;
+	}
+}
+
+/* stp_probe_kind_registered - the kinds stp_register_one handles */
+static bool stp_probe_kind_registered(enum stp_probe_kind k)
+{
+	return k == STP_PROBE_TIMER || k == STP_PROBE_KPROBE ||
+	       k == STP_PROBE_PERF;
+}
+
+/* stp_warn_wildcards - one warning per wildcard pattern some of whose
+ * probes failed to register:
+ * "WARNING: N of M probes of PATTERN could not be registered (first:
+ * SYMBOL rc R)".  Probes of one pattern are adjacent in the table. */
+static void stp_warn_wildcards(void)
+{
+	int i = 0, j;
+
+	while (i < stp_module.nprobes) {
+		const struct stp_probe_desc *p = &stp_module.probes[i];
+		const struct stp_probe_rt *first = NULL;
+		int failed = 0;
+
+		if (!p->wildcard || !p->pattern) {
+			i++;
+			continue;
+		}
+		for (j = i; j < stp_module.nprobes &&
+		     stp_module.probes[j].wildcard &&
+		     stp_module.probes[j].pattern &&
+		     !strcmp(stp_module.probes[j].pattern, p->pattern); j++)
+			if (stp_rt[j].rc) {
+				if (!first)
+					first = &stp_rt[j];
+				failed++;
+			}
+		if (failed)
+			stp_ctl_send_text(STP_MSG_WARNING,
+				"WARNING: %d of %d probes of %s could not be "
+				"registered (first: %s rc %d)\n", failed, j - i,
+				p->pattern, first->p->symbol ? first->p->symbol :
+				first->p->pp, first->rc);
+		i = j;
 	}
 }
 
@@ -124,23 +184,30 @@ int stp_probes_register(void)
 		struct stp_probe_rt *r = &stp_rt[i];
 
 		r->p = &stp_module.probes[i];
-		if (r->p->kind != STP_PROBE_TIMER &&
-		    r->p->kind != STP_PROBE_KPROBE)
+		if (!stp_probe_kind_registered(r->p->kind))
 			continue;
 		rc = stp_register_one(r);
+		cond_resched();
 		if (rc == 0) {
 			r->registered = 1;
 			continue;
 		}
-		if (r->p->optional)
+		if (r->p->optional)     /* "?": no word about it */
+			continue;
+		r->rc = rc;
+		if (r->p->wildcard)     /* counted for stp_warn_wildcards */
 			continue;
 		stp_ctl_send_text(STP_MSG_ERROR,
-			"ERROR: probe %s registration failed (rc %d) near %s\n",
+			"ERROR: probe %s registration failed (rc %d%s) near %s\n",
 			r->p->pp ? r->p->pp : "?", rc,
+			r->p->kind == STP_PROBE_PERF &&
+			(rc == -ENOENT || rc == -EOPNOTSUPP) ?
+			": no such perf event on this machine" : "",
 			r->p->loc ? r->p->loc : "?");
 		stp_probes_unregister();
 		return rc;
 	}
+	stp_warn_wildcards();
 	rc = stp_tracepoints_register();        /* tracepoints.c */
 	if (rc)
 		stp_probes_unregister();
@@ -156,13 +223,19 @@ void stp_probes_unregister(void)
 	stp_tracepoints_unregister();           /* tracepoints.c */
 	if (!stp_rt)
 		return;
-	/* Timers first: hrtimer_cancel waits for a running callback. */
+	/* Timers and perf events first: hrtimer_cancel waits for a running
+	 * callback, perf event removal runs on the event's CPU. */
 	for (i = 0; i < stp_module.nprobes; i++) {
 		struct stp_probe_rt *r = &stp_rt[i];
 
 		if (r->registered && r->p->kind == STP_PROBE_TIMER) {
 			hrtimer_cancel(&r->u.timer);
 			r->registered = 0;
+		}
+		if (r->registered && r->p->kind == STP_PROBE_PERF) {
+			stp_perf_unregister(r->u.evs);
+			r->registered = 0;
+			cond_resched();
 		}
 	}
 	kps = kcalloc(max(stp_module.nprobes, 1), sizeof(*kps), GFP_KERNEL);

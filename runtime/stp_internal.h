@@ -65,6 +65,18 @@ void stp_wait_probes_idle(void);
 /* stp_print_buf_of - the print buffer belonging to context @c. */
 struct stp_print_buf *stp_print_buf_of(struct stp_context *c);
 
+/* ---- perf.c ---- */
+struct perf_event;
+/* stp_perf_register - create @p's perf event (STP_PROBE_PERF) on every
+ * online CPU, enabled, running @p's handler on each overflow.  On success
+ * *@evs is the [nr_cpu_ids] array to pass to stp_perf_unregister.
+ * Returns 0 or the -errno of the first CPU that failed (nothing is left
+ * registered then).  Process context; sleeps. */
+int stp_perf_register(const struct stp_probe_desc *p, struct perf_event ***evs);
+/* stp_perf_unregister - release the events of @evs (NULL: nothing) and
+ * the array; waits for running overflow handlers.  Process context. */
+void stp_perf_unregister(struct perf_event **evs);
+
 /* ---- print.c ---- */
 /* stp_print_flush - send @c's buffered output to the relay as one record
  * and empty the buffer.  Context: context held, preemption disabled. */

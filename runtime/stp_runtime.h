@@ -23,6 +23,7 @@
 #include <linux/spinlock.h>
 #include <linux/moduleparam.h>
 #include <linux/ctype.h>
+#include <uapi/linux/perf_event.h>  /* PERF_TYPE_*, PERF_COUNT_* (perf probes) */
 
 #ifndef MAXSTRINGLEN
 #define MAXSTRINGLEN 512        /* bytes of a script string, NUL included */
@@ -475,6 +476,58 @@ void stp_read_kernel_string(struct stp_context *c, char *dst,
 void stp_read_user_string(struct stp_context *c, char *dst,
 			  unsigned long addr, long max, const char *loc);
 
+/* ---- stacks and symbols (stack.c) ----
+ * All of these run in probe context: no sleeping, no allocation; symbol
+ * names come from kallsyms (sprint_symbol), stacks from the kernel's
+ * unwinder (ORC), at most MAXBACKTRACE frames. */
+#ifndef MAXBACKTRACE
+#define MAXBACKTRACE 20            /* frames of a backtrace */
+#endif
+
+/* stp_symname - the name of the kernel symbol containing @addr ("vfs_read",
+ * without a module suffix) into @dst (MAXSTRINGLEN); "0x..." if none. */
+void stp_symname(char *dst, unsigned long addr);
+/* stp_symdata - "vfs_read+0x0/0x1a0 [kernel]" (modules: "[ext4]") for
+ * @addr into @dst (MAXSTRINGLEN); "0x..." if no symbol contains it. */
+void stp_symdata(char *dst, unsigned long addr);
+/* stp_symmod - the module containing @addr ("ext4"), "kernel" for the
+ * kernel image, "" if neither. */
+void stp_symmod(char *dst, unsigned long addr);
+/* stp_backtrace - the kernel stack of the probe hit as hex addresses
+ * separated by spaces ("0xffffffff81234567 0x...") into @dst
+ * (MAXSTRINGLEN, truncated at a whole address).  Unwinds from c->regs
+ * when the hit has kernel-mode registers (first the interrupted address),
+ * from nothing when they are user-mode, else from the current stack
+ * without the runtime's own frames. */
+void stp_backtrace(struct stp_context *c, char *dst);
+/* stp_task_backtrace - as stp_backtrace, the kernel stack of the task
+ * whose task_struct is at @task: current's from here (without the
+ * runtime's frames), another task's from where it last slept.  Errors
+ * (at @loc): @task is not a live task, or it runs on another CPU. */
+void stp_task_backtrace(struct stp_context *c, char *dst,
+			unsigned long task, const char *loc);
+/* stp_print_backtrace - print the same stack, one frame a line:
+ * " 0xffffffff81234567 : vfs_read+0x0/0x1a0 [kernel]" (to @dst,
+ * MAXSTRINGLEN, truncated, when it is not NULL). */
+void stp_print_backtrace(struct stp_context *c, char *dst);
+/* stp_print_stack - print the frames of a stp_backtrace() string @s in
+ * the same format (to @dst, MAXSTRINGLEN, when it is not NULL). */
+void stp_print_stack(struct stp_context *c, char *dst, const char *s);
+/* stp_stack_nth - the address of frame @n (0: the innermost) of the same
+ * stack, 0 when it has no such frame. */
+unsigned long stp_stack_nth(struct stp_context *c, s64 n);
+/* stp_probe_addr - the probed address: the interrupted instruction of a
+ * kprobe/perf hit (c->regs ip), 0 when the hit has no registers. */
+unsigned long stp_probe_addr(struct stp_context *c);
+/* stp_probe_uaddr - the user-space instruction pointer of the current
+ * task at the hit, 0 in kernel threads. */
+unsigned long stp_probe_uaddr(struct stp_context *c);
+/* stp_probefunc / stp_probemod - the probed function ("vfs_read") and
+ * its module ("kernel", "ext4") into @dst (MAXSTRINGLEN); "" when the
+ * probe has no address (begin, timer.ms, ...). */
+void stp_probefunc(struct stp_context *c, char *dst);
+void stp_probemod(struct stp_context *c, char *dst);
+
 /* stp_param_ops_s64 - module parameter operations for a long script
  * global (stap -G name=value): decimal, 0x hex or 0 octal, 64-bit. */
 extern const struct kernel_param_ops stp_param_ops_s64;
@@ -486,6 +539,9 @@ enum stp_probe_kind {
 	STP_PROBE_END,
 	STP_PROBE_TIMER,           /* period_ns, one CPU (timer.ms/s/us/ns) */
 	STP_PROBE_KPROBE,          /* symbol (+offset), is_return, maxactive */
+	STP_PROBE_PERF,            /* perf event on every online CPU: perf_type,
+	                            * perf_config, sample, perf_freq
+	                            * (timer.profile, perf.*) */
 	STP_PROBE_TRACEPOINT,      /* symbol: the tracepoint's name */
 };
 
@@ -500,6 +556,16 @@ struct stp_probe_desc {
 	int is_return;
 	int maxactive;             /* 0: the kernel's default */
 	int optional;              /* registration failure is not an error */
+	int wildcard;              /* one of several probes a pattern matched:
+	                            * failing to register is counted, and one
+	                            * warning per pattern is sent */
+	const char *pattern;       /* wildcard: the pattern as written; the
+	                            * probes of one pattern are adjacent */
+	u32 perf_type;             /* STP_PROBE_PERF: PERF_TYPE_* */
+	u64 perf_config;           /* PERF_COUNT_* */
+	u64 sample;                /* sample period (ns for the clocks) or,
+	                            * with perf_freq, samples per second */
+	int perf_freq;
 	/* .return probes reading values of the function's entry: run at the
 	 * entry with c->entry_data = entry_size bytes of the kretprobe
 	 * instance, whose first int it sets to 1 on success. */

@@ -619,6 +619,7 @@ static const char *kind_name(enum dp_kind k)
 	case DP_BEGIN: return "STP_PROBE_BEGIN";
 	case DP_END: return "STP_PROBE_END";
 	case DP_TIMER: return "STP_PROBE_TIMER";
+	case DP_PROFILE: case DP_PERF: return "STP_PROBE_PERF";
 	case DP_TRACEPOINT: return "STP_PROBE_TRACEPOINT";
 	default: return "STP_PROBE_KPROBE";
 	}
@@ -707,6 +708,21 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 					      d->syscall_filter,
 					      (long long)d->syscall_nr);
 			free(sym);
+		}
+		if (d->kind == DP_PROFILE || d->kind == DP_PERF)
+			strbuf_printf(o, ",\n\t  .perf_type = %s, .perf_config = %s, "
+				      ".sample = %s, .perf_freq = %d",
+				      d->perf_type, d->perf_config, d->sample,
+				      d->perf_freq);
+		if (d->wildcard) {
+			/* probes of one pattern are adjacent in the table
+			 * (the sort is stable): the runtime groups them by
+			 * this text for its warning */
+			char *pat = probe_point_str(d->point);
+			char *qp = c_quote(pat, strlen(pat));
+			strbuf_printf(o, ",\n\t  .wildcard = 1, .pattern = %s", qp);
+			free(qp);
+			free(pat);
 		}
 		strbuf_printf(o, ", .optional = %d },\n", d->optional);
 		free(pp);

@@ -91,6 +91,161 @@ static int match_begin_end(struct session *s, struct probe *p,
 	return 0;
 }
 
+/* ---- timer.profile and perf.*: perf events on every online CPU ---- */
+
+static struct derived_probe *new_perf(struct session *s, enum dp_kind k,
+				      struct probe *p, struct probe_point *pp,
+				      const char *type, const char *config)
+{
+	struct derived_probe *d = new_derived(s, k, p, pp);
+	d->perf_type = type;
+	d->perf_config = config;
+	return d;
+}
+
+/* timer.profile, timer.profile.tick: each CPU's scheduler tick (a
+ * cpu-clock event of period 1e9/HZ ns, HZ of the target kernel);
+ * timer.profile.freq.hz(N): N times a second per CPU. */
+static int match_timer_profile(struct session *s, struct probe *p,
+			       struct probe_point *pp)
+{
+	struct pp_component *c = component(pp, 2);
+	struct derived_probe *d;
+	int64_t hz;
+	if (!c || (is(c, "tick") && !c->arg)) {
+		if (c && extra_components(pp, 3) < 0)
+			return -1;
+		d = new_perf(s, DP_PROFILE, p, pp, "PERF_TYPE_SOFTWARE",
+			     "PERF_COUNT_SW_CPU_CLOCK");
+		d->sample = xstrdup("(1000000000ULL / HZ)");
+		return 0;
+	}
+	if (is(c, "freq") && !c->arg && is(component(pp, 3), "hz")) {
+		if (num_arg(component(pp, 3), pp, &hz, 1) < 0 ||
+		    extra_components(pp, 4) < 0)
+			return -1;
+		if (hz <= 0 || hz > 100000) {
+			diag_error(&pp->loc, "timer.profile.freq.hz(N): N must "
+				   "be 1 to 100000");
+			return -1;
+		}
+		d = new_perf(s, DP_PROFILE, p, pp, "PERF_TYPE_SOFTWARE",
+			     "PERF_COUNT_SW_CPU_CLOCK");
+		d->sample = xasprintf("%lldULL", (long long)hz);
+		d->perf_freq = 1;
+		return 0;
+	}
+	diag_error(&pp->loc, "unexpected '.%s' in %s (expected timer.profile, "
+		   "timer.profile.tick or timer.profile.freq.hz(N))", c->name,
+		   probe_point_str(pp));
+	return -1;
+}
+
+/* The named perf events: perf.sw.NAME and perf.hw.NAME. */
+static const struct perf_name {
+	const char *group, *name, *type, *config;
+} perf_names[] = {
+	{ "sw", "cpu_clock", "PERF_TYPE_SOFTWARE", "PERF_COUNT_SW_CPU_CLOCK" },
+	{ "sw", "task_clock", "PERF_TYPE_SOFTWARE", "PERF_COUNT_SW_TASK_CLOCK" },
+	{ "sw", "page_faults", "PERF_TYPE_SOFTWARE", "PERF_COUNT_SW_PAGE_FAULTS" },
+	{ "sw", "context_switches", "PERF_TYPE_SOFTWARE",
+	  "PERF_COUNT_SW_CONTEXT_SWITCHES" },
+	{ "sw", "cpu_migrations", "PERF_TYPE_SOFTWARE",
+	  "PERF_COUNT_SW_CPU_MIGRATIONS" },
+	{ "sw", "page_faults_min", "PERF_TYPE_SOFTWARE",
+	  "PERF_COUNT_SW_PAGE_FAULTS_MIN" },
+	{ "sw", "page_faults_maj", "PERF_TYPE_SOFTWARE",
+	  "PERF_COUNT_SW_PAGE_FAULTS_MAJ" },
+	{ "sw", "alignment_faults", "PERF_TYPE_SOFTWARE",
+	  "PERF_COUNT_SW_ALIGNMENT_FAULTS" },
+	{ "sw", "emulation_faults", "PERF_TYPE_SOFTWARE",
+	  "PERF_COUNT_SW_EMULATION_FAULTS" },
+	{ "hw", "cpu_cycles", "PERF_TYPE_HARDWARE", "PERF_COUNT_HW_CPU_CYCLES" },
+	{ "hw", "instructions", "PERF_TYPE_HARDWARE",
+	  "PERF_COUNT_HW_INSTRUCTIONS" },
+	{ "hw", "cache_references", "PERF_TYPE_HARDWARE",
+	  "PERF_COUNT_HW_CACHE_REFERENCES" },
+	{ "hw", "cache_misses", "PERF_TYPE_HARDWARE",
+	  "PERF_COUNT_HW_CACHE_MISSES" },
+	{ "hw", "branch_instructions", "PERF_TYPE_HARDWARE",
+	  "PERF_COUNT_HW_BRANCH_INSTRUCTIONS" },
+	{ "hw", "branch_misses", "PERF_TYPE_HARDWARE",
+	  "PERF_COUNT_HW_BRANCH_MISSES" },
+	{ "hw", "bus_cycles", "PERF_TYPE_HARDWARE", "PERF_COUNT_HW_BUS_CYCLES" },
+	{ "hw", "stalled_cycles_frontend", "PERF_TYPE_HARDWARE",
+	  "PERF_COUNT_HW_STALLED_CYCLES_FRONTEND" },
+	{ "hw", "stalled_cycles_backend", "PERF_TYPE_HARDWARE",
+	  "PERF_COUNT_HW_STALLED_CYCLES_BACKEND" },
+	{ "hw", "ref_cpu_cycles", "PERF_TYPE_HARDWARE",
+	  "PERF_COUNT_HW_REF_CPU_CYCLES" },
+};
+
+/* perf.sw.NAME[.sample(N)|.hz(N)], perf.hw.NAME[...],
+ * perf.type(T).config(C)[.sample(N)|.hz(N)]: the handler runs every N
+ * events (default 1000000; ns for the clocks) or N times a second. */
+static int match_perf(struct session *s, struct probe *p,
+		      struct probe_point *pp)
+{
+	struct pp_component *g = component(pp, 1), *e = component(pp, 2), *c;
+	const char *type = NULL, *config = NULL;
+	struct derived_probe *d;
+	int64_t t, n = 1000000;
+	int freq = 0;
+	size_t i;
+	if (is(g, "type") && is(e, "config")) {
+		int64_t cfg;
+		if (num_arg(g, pp, &t, 1) < 0 || num_arg(e, pp, &cfg, 1) < 0)
+			return -1;
+		if (t < 0 || t > 0xffffffffLL) {
+			diag_error(&g->arg->loc, "perf.type(N): N is a 32-bit "
+				   "perf event type");
+			return -1;
+		}
+		type = xasprintf("%lldU", (long long)t);
+		config = xasprintf("%lluULL", (unsigned long long)cfg);
+	} else if (g && !g->arg && e && !e->arg) {
+		for (i = 0; i < sizeof(perf_names) / sizeof(perf_names[0]); i++)
+			if (is(g, perf_names[i].group) &&
+			    is(e, perf_names[i].name)) {
+				type = perf_names[i].type;
+				config = perf_names[i].config;
+			}
+	}
+	if (!type) {
+		struct strbuf b = {0};
+		for (i = 0; i < sizeof(perf_names) / sizeof(perf_names[0]); i++)
+			strbuf_printf(&b, "%s%s.%s", i ? ", " : "",
+				      perf_names[i].group, perf_names[i].name);
+		diag_error(&pp->loc, "unknown perf event %s (known: %s, "
+			   "type(N).config(M))", probe_point_str(pp),
+			   strbuf_str(&b));
+		free(b.s);
+		return -1;
+	}
+	c = component(pp, 3);
+	if (c && (is(c, "sample") || is(c, "hz"))) {
+		if (num_arg(c, pp, &n, 1) < 0)
+			return -1;
+		if (n <= 0) {
+			diag_error(&c->arg->loc, "the %s of a perf probe must "
+				   "be positive", c->name);
+			return -1;
+		}
+		freq = is(c, "hz");
+		c = component(pp, 4);
+	}
+	if (c) {
+		diag_error(&pp->loc, "unexpected '.%s' in %s (expected "
+			   ".sample(N) or .hz(N))", c->name,
+			   probe_point_str(pp));
+		return -1;
+	}
+	d = new_perf(s, DP_PERF, p, pp, type, config);
+	d->sample = xasprintf("%lldULL", (long long)n);
+	d->perf_freq = freq;
+	return 0;
+}
+
 /* timer.s(N) .sec(N) .ms(N) .msec(N) .us(N) .usec(N) .ns(N) .nsec(N)
  * .jiffies(N) .hz(N) */
 static int match_timer(struct session *s, struct probe *p,
@@ -109,9 +264,11 @@ static int match_timer(struct session *s, struct probe *p,
 	size_t i;
 	if (!c) {
 		diag_error(&pp->loc, "'timer' needs a period: timer.ms(N), "
-			   "timer.s(N), timer.hz(N), ...");
+			   "timer.s(N), timer.hz(N), timer.profile, ...");
 		return -1;
 	}
+	if (is(c, "profile") && !c->arg)
+		return match_timer_profile(s, p, pp);
 	if (num_arg(c, pp, &n, 1) < 0 || extra_components(pp, 2) < 0)
 		return -1;
 	if (n <= 0) {
@@ -203,6 +360,7 @@ static const struct family families[] = {
 	{ "end", match_begin_end },
 	{ "timer", match_timer },
 	{ "kprobe", match_kprobe },
+	{ "perf", match_perf },
 	{ "kernel", match_kernel },
 	{ "module", match_kernel },
 };
@@ -274,6 +432,23 @@ const char *const *family_templates(void)
 		"kprobe.function(STRING).return.maxactive(NUMBER)",
 		"kprobe.module(STRING).function(STRING)",
 		"kprobe.module(STRING).function(STRING).return",
+		"timer.profile", "timer.profile.tick",
+		"timer.profile.freq.hz(NUMBER)",
+		"perf.sw.cpu_clock", "perf.sw.task_clock",
+		"perf.sw.page_faults", "perf.sw.context_switches",
+		"perf.sw.cpu_migrations", "perf.sw.page_faults_min",
+		"perf.sw.page_faults_maj", "perf.sw.alignment_faults",
+		"perf.sw.emulation_faults",
+		"perf.hw.cpu_cycles", "perf.hw.instructions",
+		"perf.hw.cache_references", "perf.hw.cache_misses",
+		"perf.hw.branch_instructions", "perf.hw.branch_misses",
+		"perf.hw.bus_cycles", "perf.hw.stalled_cycles_frontend",
+		"perf.hw.stalled_cycles_backend", "perf.hw.ref_cpu_cycles",
+		"perf.sw.cpu_clock.sample(NUMBER)", "perf.sw.cpu_clock.hz(NUMBER)",
+		"perf.hw.cpu_cycles.sample(NUMBER)",
+		"perf.type(NUMBER).config(NUMBER)",
+		"perf.type(NUMBER).config(NUMBER).sample(NUMBER)",
+		"perf.type(NUMBER).config(NUMBER).hz(NUMBER)",
 		"kernel.function(STRING)", "kernel.function(STRING).call",
 		"kernel.function(STRING).return",
 		"kernel.function(STRING).return.maxactive(NUMBER)",

@@ -177,13 +177,7 @@ int list_probe_points(struct session *s, struct strbuf *out)
 					   : probe_point_str(pat));
 				if (s->list_vars)
 					tvar_list(&sub, d, &l);
-				for (j = 0; j < lines.n; j++)
-					if (!strcmp(lines.items[j], l.s))
-						break;
-				if (j < lines.n)
-					free(l.s);
-				else
-					vec_push(&lines, l.s);
+				vec_push(&lines, l.s);   /* duplicates: below */
 			}
 		} else
 			diag_rewind(errs);
@@ -199,9 +193,11 @@ int list_probe_points(struct session *s, struct strbuf *out)
 	}
 	qsort(lines.items, lines.n, sizeof(void *), cmp_str);
 	for (i = 0; i < lines.n; i++) {
-		strbuf_printf(out, "%s\n", (char *)lines.items[i]);
-		free(lines.items[i]);
+		if (i == 0 || strcmp(lines.items[i], lines.items[i - 1]))
+			strbuf_printf(out, "%s\n", (char *)lines.items[i]);
 	}
+	for (i = 0; i < lines.n; i++)
+		free(lines.items[i]);
 	free(lines.items);
 	return 0;
 }

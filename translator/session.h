@@ -41,6 +41,13 @@ struct derived_probe {
 	int optional;
 	int wildcard;               /* one of many points a pattern matched:
 	                             * failing to register it is a warning */
+	/* DP_PROFILE, DP_PERF: a perf event on every online CPU; C constant
+	 * expressions for the generated table */
+	const char *perf_type;      /* "PERF_TYPE_SOFTWARE", or a number */
+	const char *perf_config;    /* "PERF_COUNT_SW_CPU_CLOCK", ... */
+	char *sample;               /* sample period (events, ns for clocks),
+	                             * or the frequency in Hz when perf_freq */
+	int perf_freq;
 	int syscall_filter;         /* DP_TRACEPOINT on raw_syscalls for
 	                             * syscalls:sys_enter_NAME (1) or
 	                             * sys_exit_NAME (2): run only for syscall
