@@ -1,8 +1,8 @@
 /* tcpconn: make exactly N TCP connections over loopback to itself.
  *
- * Usage: tcpconn N PORT
+ * Usage: tcpconn N PORT [6]
  *
- * Listens on 127.0.0.1:PORT, then N times: connects a new socket to it
+ * Listens on 127.0.0.1:PORT (on [::1]:PORT with "6"), then N times: connects a new socket to it
  * (the kernel picks an ephemeral local port), accepts the connection,
  * sends one byte each way and closes both ends.  One process (named
  * "tcpconn") makes N connect(2)s and N accept(2)s.  The loopback device
@@ -19,12 +19,15 @@
 int main(int argc, char **argv)
 {
 	struct sockaddr_in addr;
+	struct sockaddr_in6 addr6;
+	struct sockaddr *sa = (struct sockaddr *)&addr;
+	socklen_t salen = sizeof(addr);
 	long n, i;
-	int ls, c, a, one = 1;
+	int ls, c, a, one = 1, fam = AF_INET;
 	char b = 'x';
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: tcpconn N PORT\n");
+	if (argc != 3 && !(argc == 4 && strcmp(argv[3], "6") == 0)) {
+		fprintf(stderr, "usage: tcpconn N PORT [6]\n");
 		return 1;
 	}
 	n = strtol(argv[1], NULL, 10);
@@ -32,15 +35,23 @@ int main(int argc, char **argv)
 	addr.sin_family = AF_INET;
 	addr.sin_port = htons(strtol(argv[2], NULL, 10));
 	addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ls = socket(AF_INET, SOCK_STREAM, 0);
+	if (argc == 4) {
+		memset(&addr6, 0, sizeof(addr6));
+		addr6.sin6_family = fam = AF_INET6;
+		addr6.sin6_port = addr.sin_port;
+		addr6.sin6_addr = in6addr_loopback;
+		sa = (struct sockaddr *)&addr6;
+		salen = sizeof(addr6);
+	}
+	ls = socket(fam, SOCK_STREAM, 0);
 	if (ls < 0 || setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(ls, (struct sockaddr *)&addr, sizeof(addr)) || listen(ls, 16)) {
+	    bind(ls, sa, salen) || listen(ls, 16)) {
 		perror("tcpconn: listen");
 		return 1;
 	}
 	for (i = 0; i < n; i++) {
-		c = socket(AF_INET, SOCK_STREAM, 0);
-		if (c < 0 || connect(c, (struct sockaddr *)&addr, sizeof(addr))) {
+		c = socket(fam, SOCK_STREAM, 0);
+		if (c < 0 || connect(c, sa, salen)) {
 			perror("tcpconn: connect");
 			return 1;
 		}
