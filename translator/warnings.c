@@ -127,7 +127,11 @@ void elide_unused(struct session *s)
 	s->globals.n = n;
 }
 
-int expr_has_side_effects(const struct expr *e)
+static int function_pure(struct functiondecl *fn);
+
+/* effects - does @e change anything but the locals and parameters of the
+ * body it is in (when @local_writes) or anything at all? */
+static int effects(const struct expr *e, int local_writes)
 {
 	int i;
 	if (!e)
@@ -135,12 +139,21 @@ int expr_has_side_effects(const struct expr *e)
 	switch (e->kind) {
 	case E_ASSIGN:
 	case E_INCDEC:
+		if (!local_writes || !e->a || e->a->kind != E_SYM || !e->a->sym ||
+		    e->a->sym->kind == SYM_GLOBAL)
+			return 1;
+		break;
 	case E_STATS_ADD:
 		return 1;
 	case E_CALL:
-		/* only embedded-C functions marked pure have none */
-		if (!e->func || !e->func->embedded_c ||
-		    !strstr(e->func->embedded_c, "/* pure */"))
+		/* embedded C only when marked pure; script functions when
+		 * they touch nothing but their own locals */
+		if (!e->func)
+			return 1;
+		if (e->func->embedded_c) {
+			if (!strstr(e->func->embedded_c, "/* pure */"))
+				return 1;
+		} else if (!function_pure(e->func))
 			return 1;
 		break;
 	case E_PRINT:
@@ -150,18 +163,126 @@ int expr_has_side_effects(const struct expr *e)
 	default:
 		break;
 	}
-	if (expr_has_side_effects(e->a) || expr_has_side_effects(e->b) ||
-	    expr_has_side_effects(e->c))
+	if (effects(e->a, local_writes) || effects(e->b, local_writes) ||
+	    effects(e->c, local_writes))
 		return 1;
 	for (i = 0; i < e->args.n; i++)
-		if (expr_has_side_effects(e->args.items[i]))
+		if (effects(e->args.items[i], local_writes))
 			return 1;
 	for (i = 0; i < e->components.n; i++) {
 		const struct target_component *c = e->components.items[i];
-		if (expr_has_side_effects(c->index))
+		if (effects(c->index, local_writes))
 			return 1;
 	}
 	return 0;
+}
+
+int expr_has_side_effects(const struct expr *e)
+{
+	return effects(e, 0);
+}
+
+/* stmt_pure - @st changes nothing but locals and leaves the probe only
+ * by returning (no next, no delete, no output) */
+static int stmt_pure(const struct stmt *st)
+{
+	int i;
+	if (!st)
+		return 1;
+	switch (st->kind) {
+	case S_NEXT:
+	case S_DELETE:
+		return 0;
+	case S_FOREACH:
+		if (effects(st->limit, 1))
+			return 0;
+		break;
+	default:
+		break;
+	}
+	for (i = 0; i < st->stmts.n; i++)
+		if (!stmt_pure(st->stmts.items[i]))
+			return 0;
+	return !effects(st->e, 1) && !effects(st->init, 1) &&
+	       !effects(st->step, 1) && stmt_pure(st->body) &&
+	       stmt_pure(st->els);
+}
+
+static int function_pure(struct functiondecl *fn)
+{
+	if (fn->purity == 0) {
+		fn->purity = 3;           /* recursion: assume not */
+		fn->purity = stmt_pure(fn->body) ? 1 : 2;
+	}
+	return fn->purity == 1;
+}
+
+/* ---- dead stores: alias variables nothing reads ---- */
+
+static void mark_reads(struct expr *e, int lhs);
+
+static void mark_reads_stmt(struct stmt *st)
+{
+	int i;
+	if (!st)
+		return;
+	for (i = 0; i < st->stmts.n; i++)
+		mark_reads_stmt(st->stmts.items[i]);
+	mark_reads(st->e, 0);
+	mark_reads(st->init, 0);
+	mark_reads(st->step, 0);
+	mark_reads(st->limit, 0);
+	mark_reads(st->array, 0);
+	mark_reads_stmt(st->body);
+	mark_reads_stmt(st->els);
+}
+
+/* mark_reads - set ->read of the locals @e reads (@lhs: @e is the target
+ * of a plain assignment, which is no read) */
+static void mark_reads(struct expr *e, int lhs)
+{
+	int i;
+	if (!e)
+		return;
+	if (e->kind == E_SYM && e->sym && e->sym->kind == SYM_LOCAL && !lhs)
+		e->sym->read = 1;
+	if (e->kind == E_ASSIGN && e->op == OP_NONE && e->a &&
+	    e->a->kind == E_SYM)
+		mark_reads(e->a, 1);
+	else
+		mark_reads(e->a, 0);
+	mark_reads(e->b, 0);
+	mark_reads(e->c, 0);
+	for (i = 0; i < e->args.n; i++)
+		mark_reads(e->args.items[i], 0);
+	for (i = 0; i < e->components.n; i++) {
+		struct target_component *c = e->components.items[i];
+		mark_reads(c->index, 0);
+	}
+}
+
+static int empty_stmt(const struct stmt *st)
+{
+	int i;
+	if (!st || st->kind == S_NULL)
+		return 1;
+	if (st->kind != S_BLOCK)
+		return 0;
+	for (i = 0; i < st->stmts.n; i++)
+		if (!empty_stmt(st->stmts.items[i]))
+			return 0;
+	return 1;
+}
+
+/* dead_store - @e, outside the user's script, assigns a probe or function
+ * local that is never read a value computed without side effects. */
+static int dead_store(struct session *s, const struct expr *e)
+{
+	const struct sym *y;
+	if (!e || e->kind != E_ASSIGN || e->op != OP_NONE || !e->a ||
+	    e->a->kind != E_SYM || !(y = e->a->sym) || in_user_file(s, &e->loc))
+		return 0;
+	return y->kind == SYM_LOCAL && !y->read && !expr_has_side_effects(e->b);
 }
 
 static void elide_stmt(struct session *s, struct stmt *st)
@@ -185,6 +306,109 @@ static void elide_stmt(struct session *s, struct stmt *st)
 	elide_stmt(s, st->els);
 }
 
+/* elide_dead - drop dead stores of @st (and ifs left empty by that whose
+ * condition has no effect); returns how many were dropped */
+static int elide_dead(struct session *s, struct stmt *st)
+{
+	int i, n = 0;
+	if (!st)
+		return 0;
+	if (st->kind == S_EXPR && dead_store(s, st->e)) {
+		st->kind = S_NULL;
+		st->e = NULL;
+		return 1;
+	}
+	for (i = 0; i < st->stmts.n; i++)
+		n += elide_dead(s, st->stmts.items[i]);
+	n += elide_dead(s, st->body);
+	n += elide_dead(s, st->els);
+	if (st->kind == S_IF && !in_user_file(s, &st->loc) &&
+	    empty_stmt(st->body) && empty_stmt(st->els) &&
+	    !expr_has_side_effects(st->e)) {
+		st->kind = S_NULL;
+		st->e = NULL;
+		n++;
+	}
+	return n;
+}
+
+/* elide_dead_stores - a tapset alias sets variables (name, argstr, ...)
+ * the script may never read: skip that work on every hit.  Repeated
+ * until nothing changes, since dropping one store can leave the values
+ * it read unread in turn. */
+static void elide_dead_stores(struct session *s, struct probe *p)
+{
+	int i;
+	do {
+		for (i = 0; i < p->locals.n; i++)
+			((struct sym *)p->locals.items[i])->read = 0;
+		mark_reads_stmt(p->body);
+	} while (elide_dead(s, p->body));
+}
+
+static void calls_stmt(struct stmt *st, struct vec *work);
+
+/* calls_expr - push the functions @e calls that are not marked yet */
+static void calls_expr(struct expr *e, struct vec *work)
+{
+	int i;
+	if (!e)
+		return;
+	if (e->kind == E_CALL && e->func && e->func->purity != 4) {
+		e->func->purity = 4;     /* marked: restored below */
+		vec_push(work, e->func);
+	}
+	calls_expr(e->a, work);
+	calls_expr(e->b, work);
+	calls_expr(e->c, work);
+	for (i = 0; i < e->args.n; i++)
+		calls_expr(e->args.items[i], work);
+	for (i = 0; i < e->components.n; i++)
+		calls_expr(((struct target_component *)
+			    e->components.items[i])->index, work);
+}
+
+static void calls_stmt(struct stmt *st, struct vec *work)
+{
+	int i;
+	if (!st)
+		return;
+	for (i = 0; i < st->stmts.n; i++)
+		calls_stmt(st->stmts.items[i], work);
+	calls_expr(st->e, work);
+	calls_expr(st->init, work);
+	calls_expr(st->step, work);
+	calls_expr(st->limit, work);
+	calls_stmt(st->body, work);
+	calls_stmt(st->els, work);
+}
+
+/* drop_uncalled - functions only the elided stores called are not
+ * generated (the user's own are kept: they were warned about above) */
+static void drop_uncalled(struct session *s)
+{
+	struct vec work = {0};
+	int i, n, *saved = xcalloc(s->functions.n + 1, sizeof(int));
+	for (i = 0; i < s->functions.n; i++)
+		saved[i] = ((struct functiondecl *)s->functions.items[i])->purity;
+	for (i = 0; i < s->probes.n; i++)
+		calls_stmt(((struct probe *)s->probes.items[i])->body, &work);
+	for (i = 0; i < work.n; i++) {
+		struct functiondecl *fn = work.items[i];
+		calls_stmt(fn->body, &work);
+	}
+	for (i = n = 0; i < s->functions.n; i++) {
+		struct functiondecl *fn = s->functions.items[i];
+		int called = fn->purity == 4;
+		fn->purity = saved[i];
+		if (called || in_user_file(s, &fn->loc))
+			s->functions.items[n++] = fn;
+	}
+	s->functions.n = n;
+	free(work.items);
+	free(saved);
+}
+
 void warn_and_elide(struct session *s)
 {
 	int i;
@@ -195,8 +419,13 @@ void warn_and_elide(struct session *s)
 			diag_warning(&g->loc, "global '%s' is read but never "
 				     "assigned", g->name);
 	}
-	for (i = 0; i < s->probes.n; i++)
+	for (i = 0; i < s->probes.n; i++) {
 		elide_stmt(s, ((struct probe *)s->probes.items[i])->body);
+		if (!s->unoptimized)
+			elide_dead_stores(s, s->probes.items[i]);
+	}
+	if (!s->unoptimized)
+		drop_uncalled(s);
 	for (i = 0; i < s->functions.n; i++)
 		elide_stmt(s, ((struct functiondecl *)s->functions.items[i])->body);
 }
