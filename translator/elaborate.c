@@ -15,7 +15,6 @@
 #include "tapsets.h"
 #include "printf_fmt.h"
 #include "warnings.h"
-#include "alias_elide.h"
 #include "regex_comp.h"
 
 #include <stdlib.h>
@@ -1194,7 +1193,6 @@ int elaborate(struct session *s)
 	}
 	if (diag_error_count() != errors0)
 		goto out;
-	elide_alias_stores(s);
 	warn_and_elide(s);
 	rc = 0;
 out:

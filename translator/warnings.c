@@ -274,13 +274,16 @@ static int empty_stmt(const struct stmt *st)
 	return 1;
 }
 
-/* dead_store - @e, outside the user's script, assigns a probe or function
- * local that is never read a value computed without side effects. */
-static int dead_store(struct session *s, const struct expr *e)
+/* dead_store - @e, in a tapset or in a probe expanded from an alias,
+ * assigns a local of probe @p that is never read a value computed
+ * without side effects. */
+static int dead_store(struct session *s, const struct probe *p,
+		      const struct expr *e)
 {
 	const struct sym *y;
 	if (!e || e->kind != E_ASSIGN || e->op != OP_NONE || !e->a ||
-	    e->a->kind != E_SYM || !(y = e->a->sym) || in_user_file(s, &e->loc))
+	    e->a->kind != E_SYM || !(y = e->a->sym) ||
+	    (in_user_file(s, &e->loc) && !p->alias_chain))
 		return 0;
 	return y->kind == SYM_LOCAL && !y->read && !expr_has_side_effects(e->b);
 }
@@ -308,20 +311,21 @@ static void elide_stmt(struct session *s, struct stmt *st)
 
 /* elide_dead - drop dead stores of @st (and ifs left empty by that whose
  * condition has no effect); returns how many were dropped */
-static int elide_dead(struct session *s, struct stmt *st)
+static int elide_dead(struct session *s, const struct probe *p,
+		      struct stmt *st)
 {
 	int i, n = 0;
 	if (!st)
 		return 0;
-	if (st->kind == S_EXPR && dead_store(s, st->e)) {
+	if (st->kind == S_EXPR && dead_store(s, p, st->e)) {
 		st->kind = S_NULL;
 		st->e = NULL;
 		return 1;
 	}
 	for (i = 0; i < st->stmts.n; i++)
-		n += elide_dead(s, st->stmts.items[i]);
-	n += elide_dead(s, st->body);
-	n += elide_dead(s, st->els);
+		n += elide_dead(s, p, st->stmts.items[i]);
+	n += elide_dead(s, p, st->body);
+	n += elide_dead(s, p, st->els);
 	if (st->kind == S_IF && !in_user_file(s, &st->loc) &&
 	    empty_stmt(st->body) && empty_stmt(st->els) &&
 	    !expr_has_side_effects(st->e)) {
@@ -343,7 +347,7 @@ static void elide_dead_stores(struct session *s, struct probe *p)
 		for (i = 0; i < p->locals.n; i++)
 			((struct sym *)p->locals.items[i])->read = 0;
 		mark_reads_stmt(p->body);
-	} while (elide_dead(s, p->body));
+	} while (elide_dead(s, p, p->body));
 }
 
 static void calls_stmt(struct stmt *st, struct vec *work);
