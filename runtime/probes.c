@@ -51,15 +51,22 @@ static int stp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
+/* stp_kretprobe_rt - the probe of kretprobe instance @ri, or NULL when
+ * the kretprobe is going away */
+static struct stp_probe_rt *stp_kretprobe_rt(struct kretprobe_instance *ri)
+{
+	struct kretprobe *krp = get_kretprobe(ri);
+
+	return krp ? container_of(krp, struct stp_probe_rt, u.krp) : NULL;
+}
+
 static int stp_kretprobe_fn(struct kretprobe_instance *ri,
 			    struct pt_regs *regs)
 {
-	struct kretprobe *krp = get_kretprobe(ri);
-	struct stp_probe_rt *r;
+	struct stp_probe_rt *r = stp_kretprobe_rt(ri);
 
-	if (!krp)
+	if (!r)
 		return 0;
-	r = container_of(krp, struct stp_probe_rt, u.krp);
 	if (r->p->entry_handler && !*(int *)ri->data) {
 		/* the entry values could not be saved: no body without them */
 		atomic_inc(&stp_skipped);
@@ -74,13 +81,11 @@ static int stp_kretprobe_fn(struct kretprobe_instance *ri,
 static int stp_kretprobe_entry(struct kretprobe_instance *ri,
 			       struct pt_regs *regs)
 {
-	struct kretprobe *krp = get_kretprobe(ri);
-	struct stp_probe_rt *r;
+	struct stp_probe_rt *r = stp_kretprobe_rt(ri);
 
 	*(int *)ri->data = 0;
-	if (!krp)
+	if (!r)
 		return 0;
-	r = container_of(krp, struct stp_probe_rt, u.krp);
 	stp_run_handler(r->p, regs, STP_STATE_RUNNING, r->p->entry_handler,
 			ri->data);
 	return 0;

@@ -534,6 +534,22 @@ static void pretty(struct walk *w, struct pos *p, int depth, const char *buf)
 	}
 }
 
+/* append_value - one variable of $$parms & co: hex as SystemTap prints
+ * them, or the pretty form ($$parms$, and aggregates always) */
+static void append_value(struct walk *w, struct pos *p, int depth,
+			 const char *buf)
+{
+	char *v;
+	if (depth || p->t->kind == CT_STRUCT || p->t->kind == CT_UNION) {
+		pretty(w, p, depth, buf);
+		return;
+	}
+	v = value_of(p, w->loc);
+	emit(w->g, "stp_tv_appendf(%s, \"0x%%llx\", (unsigned long long)%s);",
+	     buf, v);
+	free(v);
+}
+
 /* gen_multi - $$parms, $$locals, $$vars, $$return and their $ forms */
 static char *gen_multi(struct walk *w, struct tv_ctx *x, struct expr *e)
 {
@@ -554,14 +570,7 @@ static char *gen_multi(struct walk *w, struct tv_ctx *x, struct expr *e)
 		if (base_of(w, x, &r, &p) < 0)
 			return buf;
 		emit_append(w, buf, "\"return=\"");
-		if (depth)
-			pretty(w, &p, depth, buf);
-		else {
-			char *v = value_of(&p, w->loc);
-			emit(w->g, "stp_tv_appendf(%s, \"0x%%llx\", "
-			     "(unsigned long long)%s);", buf, v);
-			free(v);
-		}
+		append_value(w, &p, depth, buf);
 		return buf;
 	}
 	if (!strcmp(what, "parms") || !strcmp(what, "vars"))
@@ -593,14 +602,7 @@ static char *gen_multi(struct walk *w, struct tv_ctx *x, struct expr *e)
 		p.kind = t->loc.kind;
 		p.c = at_loc(t->loc.c_expr, w->loc);
 		p.t = t->loc.type;
-		if (depth || p.t->kind == CT_STRUCT || p.t->kind == CT_UNION)
-			pretty(w, &p, depth, buf);
-		else {
-			char *v = value_of(&p, w->loc);
-			emit(w->g, "stp_tv_appendf(%s, \"0x%%llx\", "
-			     "(unsigned long long)%s);", buf, v);
-			free(v);
-		}
+		append_value(w, &p, depth, buf);
 	}
 	free(names.items);
 	return buf;
