@@ -16,7 +16,6 @@ struct stp_cpu {
 };
 
 static struct stp_cpu **stp_cpus;  /* [nr_cpu_ids], NULL if not possible */
-static atomic_t stp_probes_running = ATOMIC_INIT(0);
 
 int stp_contexts_alloc(void)
 {
@@ -99,21 +98,21 @@ static void stp_run_common(const struct stp_probe_desc *p,
 	struct stp_cpu *sc;
 	struct stp_context *c;
 
-	atomic_inc(&stp_probes_running);
-	smp_mb__after_atomic();
+	/* Everything from the state check to the end runs with preemption
+	 * disabled: stp_wait_probes_idle()'s synchronize_rcu() then waits
+	 * for every hit that saw the old state (no shared counter to bounce
+	 * between CPUs on every hit). */
+	preempt_disable();
 	if (atomic_read(&stp_session_state) != want)
 		goto out;
 	/* After exit() (or too many errors) only end probes run, as in
 	 * SystemTap: the run is already stopping. */
 	if (want != STP_STATE_STOPPING && atomic_read(&stp_exit_requested))
 		goto out;
-
-	preempt_disable();
 	sc = stp_cpus[smp_processor_id()];
 	if (atomic_cmpxchg(&sc->busy, 0, 1) != 0) {
 		/* a probe hit inside a probe hit on this CPU */
 		atomic_inc(&stp_skipped);
-		preempt_enable();
 		goto out;
 	}
 	c = &sc->ctx;
@@ -147,18 +146,16 @@ static void stp_run_common(const struct stp_probe_desc *p,
 			stp_request_exit();
 	}
 	atomic_set_release(&sc->busy, 0);
-	preempt_enable();
 out:
 	stp_check_skipped();
-	smp_mb__before_atomic();
-	atomic_dec(&stp_probes_running);
+	preempt_enable();
 }
 
 void stp_wait_probes_idle(void)
 {
+	/* probe hits run with preemption disabled (stp_run_common): a
+	 * grace period is the end of every hit that started before */
 	synchronize_rcu();
-	while (atomic_read(&stp_probes_running) > 0)
-		msleep(1);
 }
 
 /* stp_arena_take - @size bytes (rounded up to 8) from the arena, or NULL
