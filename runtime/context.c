@@ -64,16 +64,16 @@ static void stp_check_skipped(void)
 	}
 }
 
-void stp_run_probe(const struct stp_probe_desc *p, struct pt_regs *regs,
-		   int want)
-{
-	stp_run_handler(p, regs, want, p->handler, NULL);
-}
-
-static void stp_run_common(const struct stp_probe_desc *p,
+static __always_inline void stp_run_common(const struct stp_probe_desc *p,
 			   struct pt_regs *regs, int want,
 			   void (*handler)(struct stp_context *c),
 			   void *entry_data, const unsigned long *tp_args);
+
+void stp_run_probe(const struct stp_probe_desc *p, struct pt_regs *regs,
+		   int want)
+{
+	stp_run_common(p, regs, want, p->handler, NULL, NULL);
+}
 
 void stp_run_handler(const struct stp_probe_desc *p, struct pt_regs *regs,
 		     int want, void (*handler)(struct stp_context *c),
@@ -90,7 +90,7 @@ void stp_run_probe_args(const struct stp_probe_desc *p, struct pt_regs *regs,
 
 /* stp_run_common - stp_run_handler(), and the tracepoint arguments
  * @tp_args (12, or NULL) copied into the context first. */
-static void stp_run_common(const struct stp_probe_desc *p,
+static __always_inline void stp_run_common(const struct stp_probe_desc *p,
 			   struct pt_regs *regs, int want,
 			   void (*handler)(struct stp_context *c),
 			   void *entry_data, const unsigned long *tp_args)
@@ -137,7 +137,8 @@ static void stp_run_common(const struct stp_probe_desc *p,
 
 	handler(c);
 
-	stp_print_flush(c);
+	if (sc->pb.len)
+		stp_print_flush(c);
 	if (c->error) {
 		stp_ctl_send_text(STP_MSG_ERROR, "ERROR: %s near %s\n",
 				  c->error, c->error_loc ? c->error_loc :
@@ -156,62 +157,6 @@ void stp_wait_probes_idle(void)
 	/* probe hits run with preemption disabled (stp_run_common): a
 	 * grace period is the end of every hit that started before */
 	synchronize_rcu();
-}
-
-/* stp_arena_take - @size bytes (rounded up to 8) from the arena, or NULL
- * after recording "out of context memory" at @loc. */
-static void *stp_arena_take(struct stp_context *c, size_t size,
-			    const char *loc)
-{
-	size_t sz = ALIGN(size, 8);
-	void *p;
-
-	if (sz > STP_CONTEXT_STACK - c->frame_used) {
-		stp_error(c, "out of context memory", loc);
-		return NULL;
-	}
-	p = c->frames + c->frame_used;
-	c->frame_used += sz;
-	return p;
-}
-
-/**
- * stp_frame_enter - see stp_runtime.h.  Each frame counts one nesting
- * level (c->nesting): the probe body's frame plus up to MAXNESTING nested
- * function frames fit.  Frames are 8-byte aligned; only the first @zero
- * bytes (the script's locals) are cleared.
- * Context: probe handler; does not sleep.
- */
-void *stp_frame_enter(struct stp_context *c, size_t size, size_t zero,
-		      const char *loc)
-{
-	void *p;
-
-	if (c->nesting > MAXNESTING) {
-		stp_error(c, "MAXNESTING exceeded", loc);
-		return NULL;
-	}
-	p = stp_arena_take(c, size, loc);
-	if (!p)
-		return NULL;
-	c->nesting++;
-	memset(p, 0, zero);
-	return p;
-}
-
-/**
- * stp_frame_leave - release frame @f and whatever the arena holds above
- * it (foreach snapshots of loops left by return, next or an error).
- * Context: probe handler.
- */
-void stp_frame_leave(struct stp_context *c, void *f)
-{
-	size_t at = (char *)f - c->frames;
-
-	if (WARN_ON_ONCE(at > c->frame_used || c->nesting <= 0))
-		return;
-	c->frame_used = at;
-	c->nesting--;
 }
 
 /**

@@ -67,11 +67,11 @@ static int stp_kretprobe_fn(struct kretprobe_instance *ri,
 
 	if (!r)
 		return 0;
-	if (r->p->entry_handler && !*(int *)ri->data) {
-		/* the entry values could not be saved: no body without them */
-		atomic_inc(&stp_skipped);
+	if (r->p->entry_handler && *(int *)ri->data != 1)
+		/* no entry values, no body: the entry hit was skipped (and
+		 * counted as such), failed with an error, or came before the
+		 * run started (registration) or after exit() */
 		return 0;
-	}
 	stp_run_handler(r->p, regs, STP_STATE_RUNNING, r->p->handler, ri->data);
 	return 0;
 }

@@ -178,6 +178,24 @@ static inline int stp_uncatchable(const struct stp_context *c)
 int stp_regex_match(struct stp_context *c, const struct stp_regex *re,
 		    const char *s);
 
+/* stp_arena_take - @size bytes (rounded up to 8) from the context's
+ * frame arena, or NULL after recording "out of context memory" at @loc.
+ * Context: probe handler (context held); does not sleep. */
+static inline void *stp_arena_take(struct stp_context *c, size_t size,
+				   const char *loc)
+{
+	size_t sz = ALIGN(size, 8);
+	void *p;
+
+	if (unlikely(sz > STP_CONTEXT_STACK - c->frame_used)) {
+		stp_error(c, "out of context memory", loc);
+		return NULL;
+	}
+	p = c->frames + c->frame_used;
+	c->frame_used += sz;
+	return p;
+}
+
 /* stp_frame_enter - allocate @size bytes for a probe's or function's
  * locals, the first @zero of them zeroed (the script's locals, which
  * start as 0 or ""; temporaries after them are always written before
@@ -185,15 +203,39 @@ int stp_regex_match(struct stp_context *c, const struct stp_regex *re,
  * error ("MAXNESTING exceeded" or "out of context memory") when it
  * cannot.  Each frame increments c->nesting: a probe's frame plus
  * MAXNESTING nested function frames fit.  Frames are 8-byte aligned; all
- * frames share STP_CONTEXT_STACK bytes.
+ * frames share STP_CONTEXT_STACK bytes.  Inline: it runs on every hit.
  * Context: probe handler (context held); does not sleep. */
-void *stp_frame_enter(struct stp_context *c, size_t size, size_t zero,
-		      const char *loc);
+static inline void *stp_frame_enter(struct stp_context *c, size_t size,
+				    size_t zero, const char *loc)
+{
+	void *p;
+
+	if (unlikely(c->nesting > MAXNESTING)) {
+		stp_error(c, "MAXNESTING exceeded", loc);
+		return NULL;
+	}
+	p = stp_arena_take(c, size, loc);
+	if (!p)
+		return NULL;
+	c->nesting++;
+	if (zero)
+		memset(p, 0, zero);
+	return p;
+}
+
 /* stp_frame_leave - release frame @f (from stp_frame_enter) and
  * everything allocated after it (foreach snapshots of loops left by
  * return, next or an error), and decrement c->nesting.
  * Context: probe handler. */
-void stp_frame_leave(struct stp_context *c, void *f);
+static inline void stp_frame_leave(struct stp_context *c, void *f)
+{
+	size_t at = (char *)f - c->frames;
+
+	if (WARN_ON_ONCE(at > c->frame_used || c->nesting <= 0))
+		return;
+	c->frame_used = at;
+	c->nesting--;
+}
 /* stp_frame_push / stp_frame_pop - a frame of @size bytes, all zeroed,
  * released in LIFO order by its size: for code whose frames hold no
  * foreach snapshots at their exit (entry handlers). */
