@@ -131,3 +131,37 @@ struct stmt *stmt_copy(const struct stmt *s)
 	c->catch_sym = NULL;
 	return c;
 }
+
+void ast_walk_expr(struct expr *e, ast_expr_fn fn, void *arg)
+{
+	int i, skip = 0;
+	if (!e)
+		return;
+	fn(arg, e, &skip);
+	if (skip)
+		return;
+	ast_walk_expr(e->a, fn, arg);
+	ast_walk_expr(e->b, fn, arg);
+	ast_walk_expr(e->c, fn, arg);
+	for (i = 0; i < e->args.n; i++)
+		ast_walk_expr(e->args.items[i], fn, arg);
+	for (i = 0; i < e->components.n; i++)
+		ast_walk_expr(((struct target_component *)
+			       e->components.items[i])->index, fn, arg);
+}
+
+void ast_walk_stmt(struct stmt *st, ast_expr_fn fn, void *arg)
+{
+	int i;
+	if (!st)
+		return;
+	for (i = 0; i < st->stmts.n; i++)
+		ast_walk_stmt(st->stmts.items[i], fn, arg);
+	ast_walk_expr(st->e, fn, arg);
+	ast_walk_expr(st->init, fn, arg);
+	ast_walk_expr(st->step, fn, arg);
+	ast_walk_expr(st->limit, fn, arg);
+	ast_walk_expr(st->array, fn, arg);
+	ast_walk_stmt(st->body, fn, arg);
+	ast_walk_stmt(st->els, fn, arg);
+}

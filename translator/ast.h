@@ -237,6 +237,15 @@ struct stapfile {
 	int is_tapset;
 };
 
+/* ast_walk_expr / ast_walk_stmt - call @fn on @e (or every expression of
+ * @st and the statements in it), then on its operands, arguments and
+ * [index] components, depth first; @fn sets *@skip to leave the
+ * expression's operands out.  Foreach key and value bindings are not
+ * visited (they are written, not evaluated). */
+typedef void (*ast_expr_fn)(void *arg, struct expr *e, int *skip);
+void ast_walk_expr(struct expr *e, ast_expr_fn fn, void *arg);
+void ast_walk_stmt(struct stmt *st, ast_expr_fn fn, void *arg);
+
 /* expr_copy / stmt_copy - deep copies of a tree (NULL gives NULL), with
  * the pass-2 fields (sym, func, type) cleared, so that one parsed body can
  * be resolved separately in several probes (alias expansion). */

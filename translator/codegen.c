@@ -440,34 +440,13 @@ struct stat_use {
 	int bad;                     /* a conflict was reported */
 };
 
-static void use_walk_expr(struct stat_use *u, struct expr *e)
+/* use_one - visit @e when it reads statistic u->y */
+static void use_one(void *arg, struct expr *e, int *skip)
 {
-	int i;
-	if (!e)
-		return;
+	struct stat_use *u = arg;
 	if ((e->kind == E_HIST || e->kind == E_STATOP) && e->a &&
 	    e->a->sym == u->y)
 		u->visit(u, e);
-	use_walk_expr(u, e->a);
-	use_walk_expr(u, e->b);
-	use_walk_expr(u, e->c);
-	for (i = 0; i < e->args.n; i++)
-		use_walk_expr(u, e->args.items[i]);
-}
-
-static void use_walk_stmt(struct stat_use *u, struct stmt *st)
-{
-	int i;
-	if (!st)
-		return;
-	for (i = 0; i < st->stmts.n; i++)
-		use_walk_stmt(u, st->stmts.items[i]);
-	use_walk_expr(u, st->e);
-	use_walk_expr(u, st->init);
-	use_walk_expr(u, st->step);
-	use_walk_expr(u, st->limit);
-	use_walk_stmt(u, st->body);
-	use_walk_stmt(u, st->els);
 }
 
 /* stat_uses - run @u over every probe and function body. */
@@ -475,10 +454,11 @@ static void stat_uses(struct session *s, struct stat_use *u)
 {
 	int i;
 	for (i = 0; i < s->probes.n; i++)
-		use_walk_stmt(u, ((struct probe *)s->probes.items[i])->body);
+		ast_walk_stmt(((struct probe *)s->probes.items[i])->body,
+			      use_one, u);
 	for (i = 0; i < s->functions.n; i++)
-		use_walk_stmt(u, ((struct functiondecl *)
-				  s->functions.items[i])->body);
+		ast_walk_stmt(((struct functiondecl *)
+			       s->functions.items[i])->body, use_one, u);
 }
 
 /* hist_visit - the histogram kind a statistic is read with (one). */

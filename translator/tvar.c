@@ -696,40 +696,34 @@ int tvar_const_cond(struct session *s, struct derived_probe *d,
 
 /* ---- walking a body ---- */
 
-typedef void (*expr_fn)(void *arg, struct expr *e, int *skip);
-
+/* A walk over a body for one derived probe: the branches @defined rules
+ * out for it are left out (ast_walk_stmt with dead-branch elimination). */
 struct visit {
 	struct session *s;
 	struct derived_probe *d;    /* for dead-branch elimination, or NULL */
-	expr_fn fn;
+	ast_expr_fn fn;
 	void *arg;
 };
 
 static void visit_stmt(struct visit *v, struct stmt *st);
 
+/* visit_one - @v's function on @e, then the live arm of a ?: whose
+ * condition is decided by @defined */
+static void visit_one(void *arg, struct expr *e, int *skip)
+{
+	struct visit *v = arg;
+	int c;
+	v->fn(v->arg, e, skip);
+	if (*skip || e->kind != E_TERNARY || !v->d ||
+	    !tvar_const_cond(v->s, v->d, e->a, &c))
+		return;
+	*skip = 1;
+	ast_walk_expr(c ? e->b : e->c, visit_one, v);
+}
+
 static void visit_expr(struct visit *v, struct expr *e)
 {
-	int skip = 0, i, c;
-	if (!e)
-		return;
-	v->fn(v->arg, e, &skip);
-	if (skip)
-		return;
-	if (e->kind == E_TERNARY && v->d &&
-	    tvar_const_cond(v->s, v->d, e->a, &c)) {
-		visit_expr(v, c ? e->b : e->c);
-		return;
-	}
-	visit_expr(v, e->a);
-	visit_expr(v, e->b);
-	visit_expr(v, e->c);
-	for (i = 0; i < e->args.n; i++)
-		visit_expr(v, e->args.items[i]);
-	for (i = 0; i < e->components.n; i++) {
-		struct target_component *tc = e->components.items[i];
-		if (tc->is_index)
-			visit_expr(v, tc->index);
-	}
+	ast_walk_expr(e, visit_one, v);
 }
 
 static void visit_stmt(struct visit *v, struct stmt *st)

@@ -350,41 +350,13 @@ static void elide_dead_stores(struct session *s, struct probe *p)
 	} while (elide_dead(s, p, p->body));
 }
 
-static void calls_stmt(struct stmt *st, struct vec *work);
-
-/* calls_expr - push the functions @e calls that are not marked yet */
-static void calls_expr(struct expr *e, struct vec *work)
+/* call_one - push the function @e calls when it is not marked yet */
+static void call_one(void *arg, struct expr *e, int *skip)
 {
-	int i;
-	if (!e)
-		return;
 	if (e->kind == E_CALL && e->func && e->func->purity != 4) {
 		e->func->purity = 4;     /* marked: restored below */
-		vec_push(work, e->func);
+		vec_push(arg, e->func);
 	}
-	calls_expr(e->a, work);
-	calls_expr(e->b, work);
-	calls_expr(e->c, work);
-	for (i = 0; i < e->args.n; i++)
-		calls_expr(e->args.items[i], work);
-	for (i = 0; i < e->components.n; i++)
-		calls_expr(((struct target_component *)
-			    e->components.items[i])->index, work);
-}
-
-static void calls_stmt(struct stmt *st, struct vec *work)
-{
-	int i;
-	if (!st)
-		return;
-	for (i = 0; i < st->stmts.n; i++)
-		calls_stmt(st->stmts.items[i], work);
-	calls_expr(st->e, work);
-	calls_expr(st->init, work);
-	calls_expr(st->step, work);
-	calls_expr(st->limit, work);
-	calls_stmt(st->body, work);
-	calls_stmt(st->els, work);
 }
 
 /* drop_uncalled - functions only the elided stores called are not
@@ -396,10 +368,11 @@ static void drop_uncalled(struct session *s)
 	for (i = 0; i < s->functions.n; i++)
 		saved[i] = ((struct functiondecl *)s->functions.items[i])->purity;
 	for (i = 0; i < s->probes.n; i++)
-		calls_stmt(((struct probe *)s->probes.items[i])->body, &work);
+		ast_walk_stmt(((struct probe *)s->probes.items[i])->body,
+			      call_one, &work);
 	for (i = 0; i < work.n; i++) {
 		struct functiondecl *fn = work.items[i];
-		calls_stmt(fn->body, &work);
+		ast_walk_stmt(fn->body, call_one, &work);
 	}
 	for (i = n = 0; i < s->functions.n; i++) {
 		struct functiondecl *fn = s->functions.items[i];
