@@ -6,15 +6,15 @@
  *   pass 4  build the module with kbuild                 (kbuild.c)
  *   pass 5  run it with staprun                          (staprun/)
  */
-#include "cache.h"
-#include "codegen.h"
-#include "elaborate.h"
-#include "kbuild.h"
-#include "parse.h"
-#include "pprint.h"
+#include "build/cache.h"
+#include "codegen/codegen.h"
+#include "elaborate/elaborate.h"
+#include "build/kbuild.h"
+#include "parse/parse.h"
+#include "parse/pprint.h"
 #include "session.h"
-#include "tapsets.h"
-#include "listing.h"
+#include "parse/tapsets.h"
+#include "elaborate/listing.h"
 
 #include <errno.h>
 #include <ftw.h>

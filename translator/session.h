@@ -6,7 +6,7 @@
 #ifndef STP_SESSION_H
 #define STP_SESSION_H
 
-#include "ast.h"
+#include "parse/ast.h"
 
 /* The probe-point families a derived probe can belong to; each maps to a
  * runtime probe kind (see runtime/stp_runtime.h). */

@@ -9,15 +9,15 @@
  *
  * Built by `make fuzz` with clang -fsanitize=fuzzer,address -DSTP_FUZZ.
  */
-#include "dbginfo.h"
-#include "elaborate.h"
-#include "ksyms.h"
-#include "listing.h"
-#include "parse.h"
-#include "pprint.h"
-#include "preproc.h"
+#include "debuginfo/debuginfo.h"
+#include "elaborate/elaborate.h"
+#include "debuginfo/ksyms.h"
+#include "elaborate/listing.h"
+#include "parse/parse.h"
+#include "parse/pprint.h"
+#include "parse/preproc.h"
 #include "session.h"
-#include "tapsets.h"
+#include "parse/tapsets.h"
 
 #include <stdint.h>
 #include <stdio.h>

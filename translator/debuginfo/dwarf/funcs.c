@@ -10,7 +10,7 @@
  */
 #include "dwarf_int.h"
 #include "strmap.h"
-#include "../ksyms.h"
+#include "debuginfo/ksyms.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>

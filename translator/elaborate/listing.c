@@ -2,7 +2,7 @@
 #include "listing.h"
 #include "aliases.h"
 #include "elaborate.h"
-#include "parse.h"
+#include "parse/parse.h"
 #include "tvar.h"
 
 #include <fnmatch.h>

@@ -11,7 +11,7 @@
  */
 #include "btf_int.h"
 #include "vmlinuz.h"
-#include "../ksyms.h"
+#include "debuginfo/ksyms.h"
 
 #include <errno.h>
 #include <fnmatch.h>

@@ -10,7 +10,7 @@
 #ifndef STP_VMLINUZ_H
 #define STP_VMLINUZ_H
 
-#include "../session.h"
+#include "session.h"
 #include <stddef.h>
 #include <stdint.h>
 

@@ -11,11 +11,11 @@
 #include "elaborate.h"
 #include "tvar.h"
 #include "aliases.h"
-#include "pprint.h"
-#include "tapsets.h"
-#include "printf_fmt.h"
+#include "parse/pprint.h"
+#include "parse/tapsets.h"
+#include "parse/printf_fmt.h"
 #include "warnings.h"
-#include "regex_comp.h"
+#include "parse/regex_comp.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,9 +5,9 @@
  * for its value that stays valid until the enclosing statement ends.
  */
 #include "codegen_int.h"
-#include "printf_fmt.h"
-#include "regex_comp.h"
-#include "tvar.h"
+#include "parse/printf_fmt.h"
+#include "parse/regex_comp.h"
+#include "elaborate/tvar.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* strmap.c - open-addressing string map (see strmap.h). */
 #include "strmap.h"
-#include "../util.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -10,8 +10,8 @@
  * errors; pass 3 runs it for real.
  */
 #include "tvar.h"
-#include "codegen_int.h"
-#include "dbginfo.h"
+#include "codegen/codegen_int.h"
+#include "debuginfo/debuginfo.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,8 +6,8 @@
  */
 #include "codegen.h"
 #include "codegen_int.h"
-#include "tvar.h"
-#include "ksyms.h"
+#include "elaborate/tvar.h"
+#include "debuginfo/ksyms.h"
 
 #include <stdarg.h>
 #include <stdio.h>

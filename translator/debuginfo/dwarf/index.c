@@ -15,7 +15,7 @@
  */
 #include "dwarf_int.h"
 #include "strmap.h"
-#include "../cache.h"
+#include "build/cache.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -11,7 +11,7 @@
  * syscalls:sys_enter_NAME / sys_exit_NAME are added by syscalls.c.
  */
 #include "btf_int.h"
-#include "../elaborate.h"
+#include "elaborate/elaborate.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>

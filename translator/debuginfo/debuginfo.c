@@ -1,5 +1,5 @@
 /* dbginfo.c - choosing the session's debuginfo provider (see dbginfo.h). */
-#include "dbginfo.h"
+#include "debuginfo.h"
 #include "util.h"
 
 #include <stdlib.h>

@@ -15,7 +15,7 @@
  */
 #include "aliases.h"
 #include "elaborate.h"
-#include "tapsets.h"
+#include "parse/tapsets.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>

@@ -4,8 +4,8 @@
 #ifndef STP_BTF_INT_H
 #define STP_BTF_INT_H
 
-#include "../dbginfo.h"
-#include "../util.h"
+#include "debuginfo/debuginfo.h"
+#include "util.h"
 
 #include <bpf/btf.h>
 

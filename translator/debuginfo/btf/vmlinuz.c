@@ -9,8 +9,8 @@
  * vmlinux (section headers kept), possibly followed by relocations.
  */
 #include "vmlinuz.h"
-#include "../cache.h"
-#include "../util.h"
+#include "build/cache.h"
+#include "util.h"
 
 #include <errno.h>
 #include <gelf.h>

@@ -11,7 +11,7 @@
  * recognised and skipped.
  */
 #include "ksyms.h"
-#include "btf/vmlinuz.h"
+#include "debuginfo/btf/vmlinuz.h"
 #include "util.h"
 
 #include <errno.h>

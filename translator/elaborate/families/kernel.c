@@ -13,9 +13,9 @@
  * symbol + offset, carrying the provider's dbg_function so that target
  * variables can be resolved for it.
  */
-#include "dbginfo.h"
-#include "elaborate.h"
-#include "ksyms.h"
+#include "debuginfo/debuginfo.h"
+#include "elaborate/elaborate.h"
+#include "debuginfo/ksyms.h"
 
 #include <stdlib.h>
 #include <string.h>

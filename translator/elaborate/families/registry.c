@@ -5,8 +5,8 @@
  * match function in the table at the bottom; unknown points are an error
  * that lists the families with similar names.
  */
-#include "aliases.h"
-#include "elaborate.h"
+#include "elaborate/aliases.h"
+#include "elaborate/elaborate.h"
 
 #include <stdlib.h>
 #include <string.h>

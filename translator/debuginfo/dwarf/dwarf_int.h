@@ -9,8 +9,8 @@
 #ifndef STP_DWARF_INT_H
 #define STP_DWARF_INT_H
 
-#include "../dbginfo.h"
-#include "../util.h"
+#include "debuginfo/debuginfo.h"
+#include "util.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
