@@ -1,9 +1,11 @@
 /* util.c - allocation, vectors, string buffers and diagnostics. */
 #include "util.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Under STP_FUZZ, util.h renames free() to stp_free(); "(free)(p)" below
  * is the libc function itself. */
@@ -424,4 +426,47 @@ void diag_summary(const char *pass)
 int diag_error_count(void)
 {
 	return n_errors;
+}
+
+int mkdir_p(const char *path)
+{
+	char *p = xstrdup(path), *q;
+	int rc = 0;
+
+	for (q = p + 1; ; q++) {
+		if (*q == '/' || !*q) {
+			char c = *q;
+
+			*q = '\0';
+			if (mkdir(p, 0755) != 0 && errno != EEXIST)
+				rc = -1;
+			*q = c;
+			if (!c)
+				break;
+		}
+	}
+	free(p);
+	return rc;
+}
+
+char *cache_dir(void)
+{
+	const char *base = getenv("SYSTEMTAP_DIR");
+	char *dir;
+
+	if (base && *base)
+		dir = xasprintf("%s/cache", base);
+	else {
+		const char *home = getenv("HOME");
+
+		dir = xasprintf("%s/.systemtap/cache",
+				home && *home ? home : "/tmp");
+	}
+	if (mkdir_p(dir) != 0) {
+		fprintf(stderr, "stap: cannot create the cache directory %s: %s\n",
+			dir, strerror(errno));
+		free(dir);
+		return NULL;
+	}
+	return dir;
 }

@@ -122,4 +122,13 @@ void source_reset(void);
 /* verbose level of the stap driver (-v count), read by every pass. */
 extern int stp_verbose;
 
+/* mkdir_p - create directory @path and its missing parents (mode 0755).
+ * Returns 0, or -1 (errno set) when one of them cannot be created. */
+int mkdir_p(const char *path);
+
+/* cache_dir - the cache directory ($SYSTEMTAP_DIR/cache, else
+ * $HOME/.systemtap/cache), created when missing.  Returns a malloc'd
+ * path, or NULL with a message when it cannot be created. */
+char *cache_dir(void);
+
 #endif

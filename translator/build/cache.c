@@ -22,49 +22,6 @@
 #define STAP_CACHE_VERSION "systemtap-ng 0.1 cache 1"
 #endif
 
-static int mkdir_p(const char *path)
-{
-	char *p = xstrdup(path), *q;
-	int rc = 0;
-
-	for (q = p + 1; ; q++) {
-		if (*q == '/' || !*q) {
-			char c = *q;
-
-			*q = '\0';
-			if (mkdir(p, 0755) != 0 && errno != EEXIST)
-				rc = -1;
-			*q = c;
-			if (!c)
-				break;
-		}
-	}
-	free(p);
-	return rc;
-}
-
-char *cache_dir(void)
-{
-	const char *base = getenv("SYSTEMTAP_DIR");
-	char *dir;
-
-	if (base && *base)
-		dir = xasprintf("%s/cache", base);
-	else {
-		const char *home = getenv("HOME");
-
-		dir = xasprintf("%s/.systemtap/cache",
-				home && *home ? home : "/tmp");
-	}
-	if (mkdir_p(dir) != 0) {
-		fprintf(stderr, "stap: cannot create the cache directory %s: %s\n",
-			dir, strerror(errno));
-		free(dir);
-		return NULL;
-	}
-	return dir;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

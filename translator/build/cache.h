@@ -21,11 +21,6 @@
 #define CACHE_DEFAULT_MB 256
 #define CACHE_NAME_HEX 32       /* hex digits of the hash in module names */
 
-/* cache_dir - the cache directory ($SYSTEMTAP_DIR/cache, else
- * $HOME/.systemtap/cache), created when missing.  Returns a malloc'd
- * path, or NULL with a message when it cannot be created. */
-char *cache_dir(void);
-
 /* cache_key - compute the cache key of @s after pass 2 into @hex (65
  * bytes: 64 hex digits + NUL).  Hashed: the translator version and its
  * executable's contents, the

@@ -191,24 +191,6 @@ static char *runtime_cache_dir(struct session *s, struct rt_file *f, int n)
 	}
 }
 
-/* mkdir_p - create @path and its parents; 0 or -1. */
-static int mkdir_p(const char *path)
-{
-	char *p = xstrdup(path), *q;
-	int rc = 0;
-	for (q = p + 1; *q; q++)
-		if (*q == '/') {
-			*q = '\0';
-			if (mkdir(p, 0755) < 0 && errno != EEXIST)
-				rc = -1;
-			*q = '/';
-		}
-	if (mkdir(p, 0755) < 0 && errno != EEXIST)
-		rc = -1;
-	free(p);
-	return rc;
-}
-
 static int copy_file(const char *src, const char *dst)
 {
 	size_t len;

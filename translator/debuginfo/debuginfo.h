@@ -26,6 +26,7 @@
 #define STP_DBGINFO_H
 
 #include "ctype.h"
+#include "ksyms.h"
 #include "session.h"
 
 /* Where a variable is at a probe point. */
@@ -58,6 +59,11 @@ struct dbg_function {
 	int inlined;                /* an inlined instance: no .return */
 	int exported;               /* EXPORT_SYMBOL'd */
 	int is_tracepoint;          /* a tracepoint: variables are its args */
+	int syscall_filter;         /* a tracepoint on raw_syscalls standing
+	                             * for syscalls:sys_enter_NAME (1) or
+	                             * sys_exit_NAME (2) of syscall number
+	                             * syscall_nr; 0: none */
+	int64_t syscall_nr;
 	void *handle;               /* provider data */
 };
 
@@ -125,6 +131,15 @@ struct dbg_provider {
  * installed; *@why (heap) then names what was searched.  (dwarf/, btf/) */
 struct dbg_provider *dbg_dwarf_open(struct session *s, char **why);
 struct dbg_provider *dbg_btf_open(struct session *s, char **why);
+
+/* dbg_find_tracepoints - append to @out a struct dbg_function * (its
+ * is_tracepoint set, name "SUBSYS:NAME") for each kernel tracepoint whose
+ * subsystem matches the fnmatch(3) pattern @sys and whose name matches
+ * @name, syscalls:sys_enter_NAME/sys_exit_NAME included.  Returns the
+ * number appended, or -1 after a diagnostic when the kernel's BTF is not
+ * available.  (btf/tracepoints.c) */
+int dbg_find_tracepoints(struct session *s, const char *sys, const char *name,
+			 struct vec *out);
 
 /* dbg_provider_for - the session's provider, opened once: DWARF when its
  * debuginfo is installed and --btf was not given, else BTF.  NULL after

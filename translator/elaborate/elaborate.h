@@ -14,15 +14,9 @@ int elaborate(struct session *s);
 
 /* derive_point - match one probe point against the probe-point families
  * and append the derived probes to s->derived.  Returns 0 on success, -1
- * after a diagnostic (unknown family, bad argument).  (families.c) */
+ * after a diagnostic (unknown family, bad argument).
+ * (families/registry.c) */
 int derive_point(struct session *s, struct probe *p, struct probe_point *pp);
-
-/* match_kernel - the kernel.* and module("M").* families
- * (family_kernel.c); match_kernel_trace - kernel.trace("SUBSYS:NAME")
- * (btf/tracepoints.c).  Same returns as derive_point. */
-int match_kernel(struct session *s, struct probe *p, struct probe_point *pp);
-int match_kernel_trace(struct session *s, struct probe *p,
-		       struct probe_point *pp);
 
 /* pprint_resolved - the -p2 listing: globals, functions and probes of the
  * resolved program, with their types. */

@@ -1,17 +1,16 @@
-/* tracepoints.c - kernel.trace("SUBSYS:NAME") (wildcards in both parts;
- * "NAME" alone means any subsystem).
+/* tracepoints.c - the kernel's tracepoints, for kernel.trace("SUBSYS:NAME")
+ * (elaborate/families/tracepoint.c): dbg_find_tracepoints().
  *
  * The kernel's tracepoints are the BTF typedefs btf_trace_NAME (a pointer
  * to the probe prototype: void *__data, then the tracepoint's arguments).
  * The argument names come from the FUNC __bpf_trace_CLASS (CLASS: the
  * event class the trace headers name, or the event itself), whose
  * parameters are named; the subsystem from the trace headers
- * (tp_headers.c).  Each match becomes a DP_TRACEPOINT derived probe whose
- * dbg_function (is_tracepoint) resolves $ARG to c->tp_args[i] (btf.c).
+ * (tp_headers.c).  Each match is a dbg_function (is_tracepoint) that
+ * resolves $ARG to c->tp_args[i] (btf.c).
  * syscalls:sys_enter_NAME / sys_exit_NAME are added by syscalls.c.
  */
 #include "btf_int.h"
-#include "elaborate/elaborate.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -99,37 +98,16 @@ static __u32 named_proto(struct btf_prov *bp, const char *name,
 	return proto;
 }
 
-static void split_pattern(const char *spec, char **sys, char **name)
+int dbg_find_tracepoints(struct session *s, const char *psys,
+			 const char *pname, struct vec *out)
 {
-	const char *colon = strchr(spec, ':');
-	if (colon) {
-		*sys = xstrndup(spec, colon - spec);
-		*name = xstrdup(colon + 1);
-	} else {
-		*sys = xstrdup("*");
-		*name = xstrdup(spec);
-	}
-}
-
-int match_kernel_trace(struct session *s, struct probe *p,
-		       struct probe_point *pp)
-{
-	struct pp_component *c = pp->components.n > 1 ?
-				 pp->components.items[1] : NULL;
 	struct tp_table *t;
 	struct btf_prov *bp;
-	struct vec found = {0};
-	char *psys, *pname;
+	int first = out->n, i;
 	__u32 id;
-	int i;
-	if (!c || !c->arg || c->arg->kind != E_STR || pp->components.n > 2) {
-		diag_error(&pp->loc, "expected kernel.trace(\"SUBSYS:NAME\")");
-		return -1;
-	}
 	if (!(t = table_for(s)))
 		return -1;
 	bp = t->bp;
-	split_pattern(c->arg->str, &psys, &pname);
 	for (id = 1; id < bp->ntypes; id++) {
 		const struct btf_type *td = btf__type_by_id(bp->btf, id);
 		const char *n = btf__name_by_offset(bp->btf, td->name_off);
@@ -151,33 +129,12 @@ int match_kernel_trace(struct session *s, struct probe *p,
 		fn->symbol = (char *)n;
 		fn->is_tracepoint = 1;
 		fn->handle = (void *)(uintptr_t)named_proto(bp, n, e, proto);
-		vec_push(&found, fn);
+		vec_push(out, fn);
 	}
-	tp_match_syscalls(s, bp, psys, pname, &found);
-	free(psys);
-	free(pname);
-	if (!found.n) {
-		if (pp->optional)
-			return 0;
-		diag_error(&c->arg->loc, "no tracepoint matches \"%s\" (the "
-			   "kernel's are in its BTF, subsystems from its trace "
-			   "headers)", c->arg->str);
-		return -1;
+	tp_match_syscalls(s, bp, psys, pname, out);
+	for (i = first; i < out->n; i++) {
+		struct dbg_function *fn = out->items[i];
+		fn->syscall_filter = tp_syscall_filter(fn, &fn->syscall_nr);
 	}
-	for (i = 0; i < found.n; i++) {
-		struct dbg_function *fn = found.items[i];
-		struct derived_probe *d = xcalloc(1, sizeof(*d));
-		d->kind = DP_TRACEPOINT;
-		d->probe = p;
-		d->point = pp;
-		d->optional = pp->optional;
-		d->wildcard = found.n > 1;
-		d->symbol = xstrdup(fn->symbol);
-		d->fn = fn;
-		d->pp_text = xasprintf("kernel.trace(\"%s\")", fn->name);
-		d->syscall_filter = tp_syscall_filter(fn, &d->syscall_nr);
-		vec_push(&s->derived, d);
-	}
-	free(found.items);
-	return 0;
+	return out->n - first;
 }

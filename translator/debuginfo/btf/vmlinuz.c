@@ -9,7 +9,6 @@
  * vmlinux (section headers kept), possibly followed by relocations.
  */
 #include "vmlinuz.h"
-#include "build/cache.h"
 #include "util.h"
 
 #include <errno.h>

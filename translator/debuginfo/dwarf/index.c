@@ -1,7 +1,7 @@
 /* index.c - the on-disk index of one debuginfo file, so that probe
  * points resolve without walking DIEs.
  *
- * $CACHE/dwarf/BUILDID.sqlite (cache_dir(), cache.c) holds:
+ * $CACHE/dwarf/BUILDID.sqlite (cache_dir(), util.c) holds:
  *   files(id, path)                     decl files, relative to the build
  *   funcs(name, cu, die, file, line, entry, inlined, external)
  *                                       out-of-line functions (with code)
@@ -15,7 +15,7 @@
  */
 #include "dwarf_int.h"
 #include "strmap.h"
-#include "build/cache.h"
+#include "util.h"
 
 #include <errno.h>
 #include <stdlib.h>

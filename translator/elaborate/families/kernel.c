@@ -1,4 +1,4 @@
-/* family_kernel.c - probe points resolved through the kernel's debugging
+/* kernel.c - the kernel and module families: probe points resolved through the kernel's debugging
  * information:
  *
  *   kernel.function("PATTERN[@FILE[:LINE]]")[.call|.inline|.exported]
@@ -6,29 +6,18 @@
  *   module("MOD").function("PATTERN[@FILE[:LINE]]")...  (same suffixes)
  *   kernel.statement("PATTERN@FILE:LINE"), module("MOD").statement(...)
  *   kernel.statement(ADDR).absolute   (guru mode)
- *   kernel.trace("SUBSYS:NAME")       (family_trace, btf/tracepoints.c)
+ *   kernel.trace("SUBSYS:NAME")       (tracepoint.c)
  *
  * Each function (or inline instance, or statement address) found by the
- * session's provider (dbginfo.h) becomes one derived kprobe registered at
+ * session's provider (debuginfo/debuginfo.h) becomes one derived kprobe registered at
  * symbol + offset, carrying the provider's dbg_function so that target
  * variables can be resolved for it.
  */
+#include "family.h"
 #include "debuginfo/debuginfo.h"
-#include "elaborate/elaborate.h"
-#include "debuginfo/ksyms.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static struct pp_component *comp(struct probe_point *pp, int i)
-{
-	return i < pp->components.n ? pp->components.items[i] : NULL;
-}
-
-static int is(struct pp_component *c, const char *name)
-{
-	return c && strcmp(c->name, name) == 0;
-}
 
 /* split_spec - "PATTERN[@FILE[:LINE]]" into its parts (heap strings). */
 static int split_spec(const char *spec, struct dbg_query *q,
@@ -128,9 +117,9 @@ static int match_absolute(struct session *s, struct probe *p,
 }
 
 /* match_kernel - kernel.* and module("M").* points */
-int match_kernel(struct session *s, struct probe *p, struct probe_point *pp)
+static int match_kernel(struct session *s, struct probe *p, struct probe_point *pp)
 {
-	struct pp_component *c = comp(pp, 0);
+	struct pp_component *c = pp_comp(pp, 0);
 	struct dbg_query q = {0};
 	struct dbg_provider *prov;
 	struct vec found = {0};
@@ -139,7 +128,7 @@ int match_kernel(struct session *s, struct probe *p, struct probe_point *pp)
 	int64_t maxactive = 0;
 	const char *suffix = NULL;
 
-	if (is(c, "module")) {
+	if (pp_is(c, "module")) {
 		if (!c->arg || c->arg->kind != E_STR) {
 			diag_error(&pp->loc, "module needs a name: "
 				   "module(\"MOD\").function(\"FUNC\")");
@@ -147,10 +136,10 @@ int match_kernel(struct session *s, struct probe *p, struct probe_point *pp)
 		}
 		q.module = c->arg->str;
 	}
-	c = comp(pp, 1);
-	if (!q.module && is(c, "trace"))
+	c = pp_comp(pp, 1);
+	if (!q.module && pp_is(c, "trace"))
 		return match_kernel_trace(s, p, pp);
-	if (!is(c, "function") && !is(c, "statement")) {
+	if (!pp_is(c, "function") && !pp_is(c, "statement")) {
 		diag_error(&pp->loc, "expected %s.function(\"PATTERN\")%s or "
 			   "%s.statement(\"PATTERN@FILE:LINE\")",
 			   q.module ? "module(\"MOD\")" : "kernel",
@@ -159,9 +148,9 @@ int match_kernel(struct session *s, struct probe *p, struct probe_point *pp)
 		return -1;
 	}
 	what = c->name;
-	statement = is(c, "statement");
+	statement = pp_is(c, "statement");
 	if (statement && c->arg && c->arg->kind == E_NUM &&
-	    is(comp(pp, 2), "absolute") && !comp(pp, 3) && !q.module)
+	    pp_is(pp_comp(pp, 2), "absolute") && !pp_comp(pp, 3) && !q.module)
 		return match_absolute(s, p, pp, c);
 	if (!c->arg || c->arg->kind != E_STR) {
 		diag_error(c->arg ? &c->arg->loc : &pp->loc,
@@ -180,26 +169,26 @@ int match_kernel(struct session *s, struct probe *p, struct probe_point *pp)
 		}
 		q.flags |= DBG_Q_STATEMENT;
 	}
-	for (c = comp(pp, ++i); c; c = comp(pp, ++i)) {
+	for (c = pp_comp(pp, ++i); c; c = pp_comp(pp, ++i)) {
 		if (statement) {
 			diag_error(&pp->loc, "unexpected '.%s' after %s.statement",
 				   c->name, q.module ? "module" : "kernel");
 			return -1;
 		}
-		if (is(c, "return") && !c->arg && !(q.flags & DBG_Q_INLINE)) {
+		if (pp_is(c, "return") && !c->arg && !(q.flags & DBG_Q_INLINE)) {
 			is_return = 1;
 			q.flags |= DBG_Q_CALL;
-		} else if (is(c, "call") && !c->arg && !is_return &&
+		} else if (pp_is(c, "call") && !c->arg && !is_return &&
 			   !(q.flags & DBG_Q_INLINE)) {
 			q.flags |= DBG_Q_CALL;
 			suffix = ".call";
-		} else if (is(c, "inline") && !c->arg && !is_return &&
+		} else if (pp_is(c, "inline") && !c->arg && !is_return &&
 			   !(q.flags & DBG_Q_CALL)) {
 			q.flags |= DBG_Q_INLINE;
 			suffix = ".inline";
-		} else if (is(c, "exported") && !c->arg) {
+		} else if (pp_is(c, "exported") && !c->arg) {
 			q.flags |= DBG_Q_EXPORTED;
-		} else if (is(c, "maxactive") && is_return) {
+		} else if (pp_is(c, "maxactive") && is_return) {
 			if (!c->arg || c->arg->kind != E_NUM || c->arg->num <= 0) {
 				diag_error(&pp->loc, "maxactive needs a positive "
 					   "number: .return.maxactive(N)");
@@ -251,3 +240,23 @@ int match_kernel(struct session *s, struct probe *p, struct probe_point *pp)
 	free(found.items);
 	return 0;
 }
+
+static const char *const kernel_forms[] = {
+	"kernel.function(STRING)", "kernel.function(STRING).call",
+	"kernel.function(STRING).return",
+	"kernel.function(STRING).return.maxactive(NUMBER)",
+	"kernel.function(STRING).inline", "kernel.function(STRING).exported",
+	"kernel.statement(STRING)", "kernel.statement(NUMBER).absolute",
+	"kernel.trace(STRING)", NULL,
+};
+
+static const char *const module_forms[] = {
+	"module(STRING).function(STRING)",
+	"module(STRING).function(STRING).call",
+	"module(STRING).function(STRING).return",
+	"module(STRING).function(STRING).inline",
+	"module(STRING).statement(STRING)", NULL,
+};
+
+const struct family family_kernel = { "kernel", match_kernel, kernel_forms };
+const struct family family_module = { "module", match_kernel, module_forms };
