@@ -14,7 +14,6 @@
 #include "parse/pprint.h"
 #include "session.h"
 #include "parse/tapsets.h"
-#include "elaborate/listing.h"
 
 #include <errno.h>
 #include <ftw.h>

@@ -6,7 +6,6 @@
  */
 #include "codegen.h"
 #include "codegen_int.h"
-#include "elaborate/tvar.h"
 #include "debuginfo/ksyms.h"
 
 #include <stdarg.h>

@@ -21,6 +21,7 @@
 #define STP_CODEGEN_INT_H
 
 #include "session.h"
+#include "elaborate/elaborate.h"
 
 struct gen {
 	struct session *s;
@@ -73,5 +74,14 @@ void gen_stmt(struct gen *g, struct stmt *st);
 
 /* fn_cname - the C name of a script function: fn_NAME_ARITY (heap). */
 char *fn_cname(const struct functiondecl *fn);
+
+/* tvar_gen - C for E_TARGET, E_CAST, &target, E_ENTRY and
+ * @defined($...) in the body being generated (g->dp: its derived probe),
+ * from the path pass 2 resolved (tvar_gen.c). */
+char *tvar_gen(struct gen *g, struct expr *e);
+
+/* tvar_gen_store - guru mode: emit the store of the long C expression
+ * @value into target variable @e (a register or memory). */
+void tvar_gen_store(struct gen *g, struct expr *e, const char *value);
 
 #endif

@@ -7,7 +7,6 @@
 #include "codegen_int.h"
 #include "parse/printf_fmt.h"
 #include "parse/regex_comp.h"
-#include "elaborate/tvar.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,6 +3,7 @@
 #define STP_ALIASES_H
 
 #include "session.h"
+#include "parse/parse.h"
 
 /* expand_user_probes - turn every probe of the user script into derived
  * probes (s->derived) and the probes whose bodies run (s->probes),
@@ -21,15 +22,21 @@ int pp_matches_alias(const struct probe_point *pat,
 /* pp_has_wildcard - 1 if a component name of @pp has '*', '?' or '['. */
 int pp_has_wildcard(const struct probe_point *pp);
 
-/* family_exists - 1 if @name is a probe-point family (families.c). */
+/* derive_point - match one probe point against the probe-point families
+ * and append the derived probes to s->derived.  Returns 0 on success, -1
+ * after a diagnostic (unknown family, bad argument).
+ * (families/registry.c) */
+int derive_point(struct session *s, struct probe *p, struct probe_point *pp);
+
+/* family_exists - 1 if @name is a probe-point family (families/registry.c). */
 int family_exists(const char *name);
 
 /* family_similar - append to @b the family names similar to @name,
- * separated by ", ", counting them in *n.  (families.c) */
+ * separated by ", ", counting them in *n.  (families/registry.c) */
 void family_similar(const char *name, struct strbuf *b, int *n);
 
 /* names_similar - 1 if @a and @b are close (small edit distance, or one
- * contains the other).  (families.c) */
+ * contains the other).  (families/registry.c) */
 int names_similar(const char *a, const char *b);
 
 /* family_templates - the probe point forms of the families, for stap -l:

@@ -1,7 +1,7 @@
-/* listing.c - stap -l / -L PATTERN. */
-#include "listing.h"
-#include "aliases.h"
+/* listing.c - stap -l / -L: list the probe points matching a pattern
+ * (list_probe_points, elaborate.h). */
 #include "elaborate.h"
+#include "aliases.h"
 #include "parse/parse.h"
 #include "tvar.h"
 

@@ -3,6 +3,7 @@
 #define STP_WARNINGS_H
 
 #include "session.h"
+#include "parse/parse.h"
 
 /* elide_unused - before type inference: warn about locals of the user
  * script that are never assigned or never read, and (unless -u) drop the
