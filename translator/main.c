@@ -6,14 +6,11 @@
  *   pass 4  build the module with kbuild                 (kbuild.c)
  *   pass 5  run it with staprun                          (staprun/)
  */
-#include "build/cache.h"
+#include "build/build.h"
 #include "codegen/codegen.h"
 #include "elaborate/elaborate.h"
-#include "build/kbuild.h"
 #include "parse/parse.h"
-#include "parse/pprint.h"
 #include "session.h"
-#include "parse/tapsets.h"
 
 #include <errno.h>
 #include <ftw.h>

@@ -1,12 +1,21 @@
 /* session.h - the state of one stap run, shared by the passes.
  *
- * The driver (main.c) fills in the options; pass 1 adds the parsed files;
- * pass 2 (elaborate.c) fills in the resolved program; pass 3 and 4 read it.
+ * The driver (main.c) fills in the options; pass 1 (parse/) adds the
+ * parsed files; pass 2 (elaborate/) fills in the resolved program, asking
+ * debuginfo/ about the kernel; pass 3 (codegen/) and 4 (build/) read it.
+ * This header names the AST's types without including parse/ (only
+ * pointers to them are kept here), so that every pass may include it.
  */
 #ifndef STP_SESSION_H
 #define STP_SESSION_H
 
-#include "parse/ast.h"
+#include "util.h"
+
+#include <stdint.h>
+
+struct probe;
+struct probe_point;
+struct stapfile;
 
 /* The probe-point families a derived probe can belong to; each maps to a
  * runtime probe kind (see runtime/stp_runtime.h). */
@@ -26,7 +35,7 @@ struct dbg_provider;
 struct ksyms;
 
 /* A derived probe: one concrete probe point of a script probe, resolved
- * by its family (families.c) into what the runtime registers. */
+ * by its family (elaborate/families/) into what the runtime registers. */
 struct derived_probe {
 	enum dp_kind kind;
 	struct probe *probe;        /* the script probe whose body runs */
@@ -55,7 +64,7 @@ struct derived_probe {
 	int64_t syscall_nr;
 	struct dbg_function *fn;    /* kernel.function & co, kernel.trace: what
 	                             * target variables are resolved against */
-	void *tvars;                /* pass 2 (tvar.c): the target-variable
+	void *tvars;                /* pass 2 (elaborate/tvar.c): the target-variable
 	                             * accesses of this derived probe */
 	int entry_n;                /* pass 3: values its .return handler
 	                             * saves at the function's entry */
@@ -100,7 +109,7 @@ struct session {
 	struct vec probes;          /* struct probe *: probes with a derived point */
 	struct vec derived;         /* struct derived_probe * */
 
-	/* pass 2: kernel information, opened on first use (dbginfo.c) */
+	/* pass 2: kernel information, opened on first use (debuginfo/) */
 	struct dbg_provider *dbg;   /* DWARF, or BTF */
 	struct dbg_provider *btf;   /* BTF (tracepoints) */
 	struct ksyms *ksyms;        /* ksyms.c */

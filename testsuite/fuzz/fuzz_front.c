@@ -11,13 +11,9 @@
  */
 #include "debuginfo/debuginfo.h"
 #include "elaborate/elaborate.h"
-#include "debuginfo/ksyms.h"
-#include "elaborate/listing.h"
 #include "parse/parse.h"
-#include "parse/pprint.h"
 #include "parse/preproc.h"
 #include "session.h"
-#include "parse/tapsets.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -144,9 +140,9 @@ int ksyms_addr(struct ksyms *k, const char *name, uint64_t *addr)
 	return -1;
 }
 
-int match_kernel_trace(struct session *s, struct probe *p,
-		       struct probe_point *pp)
+int dbg_find_tracepoints(struct session *s, const char *sys, const char *name,
+			 struct vec *out)
 {
-	diag_error(&pp->loc, "kernel.trace: no BTF in the fuzz target");
+	diag_error(NULL, "kernel.trace: no BTF in the fuzz target");
 	return -1;
 }

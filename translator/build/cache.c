@@ -1,5 +1,6 @@
 /* cache.c - the module cache (see cache.h). */
 #include "cache.h"
+#include "parse/parse.h"
 #include "hash.h"
 #include "util.h"
 

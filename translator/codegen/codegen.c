@@ -6,7 +6,7 @@
  */
 #include "codegen.h"
 #include "codegen_int.h"
-#include "debuginfo/ksyms.h"
+#include "debuginfo/debuginfo.h"
 
 #include <stdarg.h>
 #include <stdio.h>

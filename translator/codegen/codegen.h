@@ -1,4 +1,13 @@
-/* codegen.h - pass 3: translate the resolved program into module C. */
+/* codegen.h - pass 3, the whole interface: the resolved program as
+ * module C.
+ *
+ * In:  the session after pass 2 (elaborate/elaborate.h): globals,
+ *      functions, probes and derived probes, typed, and the resolved
+ *      paths of target expressions.
+ * Out: one C source compiled against runtime/stp_runtime.h: the script's
+ *      globals, a function per probe body and script function, and the
+ *      tables of probe points the runtime registers.
+ */
 #ifndef STP_CODEGEN_H
 #define STP_CODEGEN_H
 

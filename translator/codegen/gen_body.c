@@ -5,8 +5,7 @@
  * for its value that stays valid until the enclosing statement ends.
  */
 #include "codegen_int.h"
-#include "parse/printf_fmt.h"
-#include "parse/regex_comp.h"
+#include "parse/parse.h"
 
 #include <stdlib.h>
 #include <string.h>

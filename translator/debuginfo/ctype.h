@@ -1,8 +1,8 @@
 /* ctype.h - the kernel's C types as pass 2 sees them, whatever the source.
  *
  * A debuginfo provider (DWARF through libdw, BTF through libbpf; see
- * dbginfo.h) turns its own type descriptions into these nodes, and the
- * target-variable code (tvar.c) walks them to turn `$a->b[3]->c` into C.
+ * debuginfo.h) turns its own type descriptions into these nodes, and the
+ * target-variable code (elaborate/tvar.c, codegen/tvar_gen.c) walks them to turn `$a->b[3]->c` into C.
  * Nodes are created on demand along the paths a script walks and are
  * never freed before the session ends (they are small and few).
  *

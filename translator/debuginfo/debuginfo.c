@@ -1,4 +1,5 @@
-/* dbginfo.c - choosing the session's debuginfo provider (see dbginfo.h). */
+/* debuginfo.c - choosing the session's debuginfo provider (see
+ * debuginfo.h). */
 #include "debuginfo.h"
 #include "util.h"
 

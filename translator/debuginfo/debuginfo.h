@@ -1,10 +1,17 @@
-/* dbginfo.h - what pass 2 asks of the kernel's debugging information.
+/* debuginfo.h - the whole interface of debuginfo/: what pass 2 asks of
+ * the kernel's debugging information.
+ *
+ * In:  the session's kernel release and sysroot; questions from pass 2.
+ * Out: functions, statements and tracepoints a probe point names, where
+ *      a variable lives at a probe point and its C type (ctype.h), the
+ *      kernel's symbol table (ksyms.h).
  *
  * Two providers answer the same questions: DWARF (elfutils libdw on the
- * debuginfo vmlinux and module .ko files, in translator/dwarf/) and BTF
- * (libbpf on the kernel's .BTF, in translator/btf/).  families.c asks a
- * provider for the functions a probe point names; tvar.c asks it where a variable lives at
- * a probe point and what its type is, and turns the answer into C.
+ * debuginfo vmlinux and module .ko files, in dwarf/) and BTF (libbpf on
+ * the kernel's .BTF, in btf/).  The probe-point families
+ * (elaborate/families/) ask a provider for the functions a probe point
+ * names; elaborate/tvar.c asks it where a variable lives at a probe point
+ * and what its type is; codegen/tvar_gen.c puts the answer into C.
  *
  * Generated C conventions for locations (dbg_location.c_expr):
  *  - an expression of type unsigned long, without side effects other
@@ -68,7 +75,7 @@ struct dbg_function {
 };
 
 /* What a kernel.function / module().function / kernel.statement point
- * asks for: "FUNC[@FILE[:LINE]]" split by families.c. */
+ * asks for: "FUNC[@FILE[:LINE]]" split by elaborate/families/kernel.c. */
 struct dbg_query {
 	const char *module;         /* NULL: the kernel (vmlinux) */
 	const char *func;           /* fnmatch(3) pattern: "vfs_read", "tcp_*" */
@@ -143,10 +150,10 @@ int dbg_find_tracepoints(struct session *s, const char *sys, const char *name,
 
 /* dbg_provider_for - the session's provider, opened once: DWARF when its
  * debuginfo is installed and --btf was not given, else BTF.  NULL after
- * a diagnostic saying what to install.  (dbginfo.c) */
+ * a diagnostic saying what to install.  (debuginfo.c) */
 struct dbg_provider *dbg_provider_for(struct session *s);
 /* dbg_btf_for - the session's BTF provider (for tracepoints, which BTF
- * always describes), or NULL after a diagnostic.  (dbginfo.c) */
+ * always describes), or NULL after a diagnostic.  (debuginfo.c) */
 struct dbg_provider *dbg_btf_for(struct session *s);
 
 #endif

@@ -8,14 +8,14 @@
  *     new probe whose body is the prologue then the user's body, or the
  *     user's body then the epilogue, on the alias's own points, which are
  *     expanded in turn; or
- *   - a point of a probe-point family (families.c).
+ *   - a point of a probe-point family (families/).
  * A point with '?' that does not resolve is skipped quietly; after a point
  * with '!' that resolves, the probe's later points are skipped.  A
  * condition 'if (EXPR)' becomes a first statement 'if (!(EXPR)) next'.
  */
 #include "aliases.h"
 #include "elaborate.h"
-#include "parse/tapsets.h"
+#include "parse/parse.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>

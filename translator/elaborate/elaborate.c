@@ -11,11 +11,8 @@
 #include "elaborate.h"
 #include "tvar.h"
 #include "aliases.h"
-#include "parse/pprint.h"
-#include "parse/tapsets.h"
-#include "parse/printf_fmt.h"
+#include "parse/parse.h"
 #include "warnings.h"
-#include "parse/regex_comp.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -385,7 +382,7 @@ static void resolve_expr(struct scope *sc, struct expr *e, int lvalue)
 			break;   /* @probewrite: folded by type inference */
 		if (e->a && (e->a->kind == E_TARGET || e->a->kind == E_CAST ||
 			     (e->a->kind == E_UNARY && e->a->op == OP_BAND))) {
-			/* per derived probe, in pass 3 (tvar.c) */
+			/* per derived probe, in tvar_check_probe() */
 			resolve_target_operands(sc, e->a);
 			break;
 		}

@@ -1,8 +1,21 @@
-/* parse.h - pass 1: parse a script or tapset into a struct stapfile. */
+/* parse.h - pass 1, the whole interface: parse a script or tapset.
+ *
+ * In:  script text (a file, stap -e, the tapset library's files), the
+ *      script arguments and the facts preprocessor conditions test.
+ * Out: a struct stapfile per file (ast.h): globals, functions, probes
+ *      and aliases, every node with its source location.  Also the
+ *      sub-languages later passes read from string literals: printf
+ *      formats (printf_fmt.h) and regular expressions (regex_comp.h); the
+ *      AST printer (pprint.h) and the tapset library loader (tapsets.h).
+ */
 #ifndef STP_PARSE_H
 #define STP_PARSE_H
 
 #include "ast.h"
+#include "pprint.h"
+#include "printf_fmt.h"
+#include "regex_comp.h"
+#include "tapsets.h"
 
 /* parse_script: lex, preprocess and parse 'text', the contents of
  * 'filename' ("<input>" for stap -e).  The text is registered with

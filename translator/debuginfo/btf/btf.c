@@ -1,4 +1,4 @@
-/* btf.c - the BTF debuginfo provider (see dbginfo.h), through libbpf.
+/* btf.c - the BTF debuginfo provider (see debuginfo.h), through libbpf.
  *
  * The kernel's BTF comes from, first found: the .BTF section of the
  * debuginfo vmlinux, /sys/kernel/btf/vmlinux (the running kernel, no

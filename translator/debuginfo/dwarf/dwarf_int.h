@@ -1,4 +1,4 @@
-/* dwarf_int.h - shared state of the DWARF provider (translator/dwarf/).
+/* dwarf_int.h - shared state of the DWARF provider (debuginfo/dwarf/).
  *
  * One struct dw_mod per opened debuginfo file (the kernel's vmlinux and
  * each module asked for), reached through libdwfl so that a module's
@@ -100,7 +100,7 @@ int dw_reserved(struct dw_mod *m, Dwarf_Addr addr);
  * tens of seconds for a kernel the first time. */
 int dw_index_open(struct dw_mod *m);
 
-/* funcs.c: struct dbg_provider's find_functions (see dbginfo.h). */
+/* funcs.c: struct dbg_provider's find_functions (see debuginfo.h). */
 int dw_find_functions(struct dbg_provider *p, const struct dbg_query *q,
 		      struct vec *out);
 
@@ -109,7 +109,7 @@ int dw_find_functions(struct dbg_provider *p, const struct dbg_query *q,
 int dw_file_matches(const char *pat, const char *path);
 
 /* vars.c: struct dbg_provider's lookup_var, list_vars, return_type and
- * lookup_global (see dbginfo.h). */
+ * lookup_global (see debuginfo.h). */
 int dw_lookup_var(struct dbg_provider *p, struct dbg_function *fn,
 		  const char *name, const char *loc_lit,
 		  struct dbg_location *out, char **why);
@@ -125,7 +125,7 @@ int dw_lookup_global(struct dbg_provider *p, const char *name,
 struct ctype *dw_ctype(struct dw_mod *m, Dwarf_Die *die);
 /* dw_die_type - the ctype of @die's DW_AT_type (void when absent). */
 struct ctype *dw_die_type(struct dw_mod *m, Dwarf_Die *die);
-/* dw_lookup_type - struct dbg_provider's lookup_type (see dbginfo.h). */
+/* dw_lookup_type - struct dbg_provider's lookup_type (see debuginfo.h). */
 struct ctype *dw_lookup_type(struct dbg_provider *p, const char *name,
 			     const char *module);
 /* dw_find_type_die - the defining DIE of named type @name ("struct x",
@@ -135,7 +135,7 @@ int dw_find_type_die(struct dw_mod *m, const char *name, Dwarf_Die *out);
 /* loc2c.c */
 /* dw_loc2c - C for DWARF expression @ops[@nops] (of attribute @attr,
  * for DW_OP_entry_value's inner block; may be NULL) at DWARF address @pc of
- * function DIE @fn_die (for DW_OP_fbreg; may be NULL), per dbginfo.h.
+ * function DIE @fn_die (for DW_OP_fbreg; may be NULL), per debuginfo.h.
  * @entry: @pc is the function's entry (DW_OP_entry_value allowed).
  * Returns a heap string and sets *@is_value (1: DL_VALUE), or NULL with
  * a heap message in *@why. */

@@ -1,4 +1,4 @@
-/* loc2c.c - DWARF location expressions as C expressions (dbginfo.h's
+/* loc2c.c - DWARF location expressions as C expressions (debuginfo.h's
  * conventions): a stack machine over C expression strings.  Register
  * operations yield values (stp_reg), memory operations fault-tolerant
  * reads (stp_read_kernel), DW_OP_fbreg the function's frame base, which

@@ -1,5 +1,5 @@
-/* kernel.c - the kernel and module families: probe points resolved through the kernel's debugging
- * information:
+/* kernel.c - the kernel and module families: probe points resolved
+ * through the kernel's debugging information:
  *
  *   kernel.function("PATTERN[@FILE[:LINE]]")[.call|.inline|.exported]
  *   kernel.function("PATTERN[@FILE[:LINE]]").return[.maxactive(N)]
