@@ -659,6 +659,15 @@ int tvar_saved_at_entry(const struct expr *e)
 	       strcmp(e->name, "@var");
 }
 
+/* find_local - the first local variable or parameter @e reads */
+static void find_local(void *arg, struct expr *e, int *skip)
+{
+	struct expr **found = arg;
+	if (!*found && e->kind == E_SYM && e->sym &&
+	    e->sym->kind != SYM_GLOBAL)
+		*found = e;
+}
+
 struct check {
 	struct session *s;
 	struct derived_probe *d;
@@ -727,6 +736,18 @@ static void check_one(void *arg, struct expr *e, int *skip)
 			   "probes");
 		*skip = 1;
 		return;
+	}
+	if (e->kind == E_ENTRY && e->a) {
+		struct expr *local = NULL;
+		ast_walk_expr(e->a, find_local, &local);
+		if (local) {
+			diag_error(&local->loc, "@entry(...) cannot read the "
+				   "local '%s': the probe's locals are set after "
+				   "the function's entry (save what it needs in "
+				   "@entry's own expression)", local->name);
+			*skip = 1;
+			return;
+		}
 	}
 	if (e->kind == E_UNARY && e->op == OP_BAND) {
 		use = TV_ADDR;
@@ -807,7 +828,9 @@ void tvar_entry_exprs(struct session *s, struct derived_probe *d,
 		      struct vec *out)
 {
 	struct visit v = { s, d, collect_entry, out };
-	if (d->is_return && d->fn)
+	/* every kretprobe, with debuginfo or not (kprobe.function(...)
+	 * .return, the syscall tapset's aliases): @entry needs no DWARF */
+	if (d->is_return && d->kind == DP_KPROBE)
 		visit_stmt(&v, d->probe->body);
 }
 
