@@ -352,6 +352,21 @@ int stp_lock_globals(struct stp_context *c, const struct stp_lock_req *reqs,
 void stp_unlock_globals(const struct stp_lock_req *reqs, int n);
 
 
+/* STP_PCPU_READ - the value of a per-CPU counter global G (see
+ * translator/codegen/pcpu.c): its base G (initial value, -G parameter)
+ * plus the per-CPU deltas G_pcpu that probes add to with this_cpu_add()
+ * without a lock.  Each delta is read whole (one 64-bit load), so the sum
+ * holds every update completed before the read and none twice.  Any
+ * context, takes no lock, never sleeps. */
+#define STP_PCPU_READ(G) ({					\
+	s64 __stp_v = (G);					\
+	int __stp_cpu;						\
+	for_each_possible_cpu(__stp_cpu)			\
+		__stp_v = (s64)((u64)__stp_v +			\
+			(u64)READ_ONCE(*per_cpu_ptr(&G##_pcpu, __stp_cpu))); \
+	__stp_v;						\
+})
+
 /* ---- associative arrays and statistics (map.c, stat.c, sort.c) ----
  *
  * A script array is a `struct stp_map` defined statically by the

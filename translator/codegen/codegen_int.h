@@ -75,6 +75,14 @@ void gen_stmt(struct gen *g, struct stmt *st);
 /* fn_cname - the C name of a script function: fn_NAME_ARITY (heap). */
 char *fn_cname(const struct functiondecl *fn);
 
+/* pcpu_classify - decide which scalar globals are counters kept per CPU
+ * (sym->pcpu); before any body is generated (pcpu.c). */
+void pcpu_classify(struct session *s);
+
+/* pcpu_gen_update - if statement @st updates a per-CPU global (G++,
+ * G += E, ...), emit its lock-free update and return 1; else 0. */
+int pcpu_gen_update(struct gen *g, struct stmt *st);
+
 /* tvar_gen - C for E_TARGET, E_CAST, &target, E_ENTRY and
  * @defined($...) in the body being generated (g->dp: its derived probe),
  * from the path pass 2 resolved (tvar_gen.c). */

@@ -927,6 +927,8 @@ void gen_stmt(struct gen *g, struct stmt *st)
 		emit(g, "}");
 		break;
 	case S_EXPR:
+		if (pcpu_gen_update(g, st))
+			break;
 		v = gen_expr(g, st->e);
 		if (st->e->kind != E_ASSIGN && st->e->kind != E_PRINT &&
 		    st->e->kind != E_CALL && st->e->kind != E_INCDEC)

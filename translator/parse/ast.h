@@ -200,6 +200,8 @@ struct sym {
 	int is_private;
 	int written, read;         /* pass 2: seen as lvalue / rvalue */
 	int live;                  /* pass 2: used by code that is kept */
+	int pcpu;                  /* pass 3: a counter kept per CPU
+	                            * (codegen/pcpu.c) */
 	struct source_loc type_loc;    /* pass 2: where the type was settled */
 	struct source_loc key_loc[9];  /* pass 2: where each key type was */
 	struct source_loc read_loc;    /* pass 2: first read */
