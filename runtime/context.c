@@ -5,12 +5,15 @@
 #include <linux/slab.h>
 #include <linux/delay.h>
 #include <linux/preempt.h>
+#include <asm/local.h>
 #include "stp_internal.h"
 
 /* Everything one CPU needs for a probe hit; allocated once at module
  * load, never on the stack. */
 struct stp_cpu {
-	atomic_t busy;             /* 1 while a handler owns ctx */
+	local_t busy;              /* 1 while a handler owns ctx; only this
+	                            * CPU touches it (interrupts and NMIs
+	                            * included), so no bus-locked operation */
 	struct stp_print_buf pb;   /* this hit's output */
 	struct stp_context ctx;
 };
@@ -51,8 +54,11 @@ struct stp_print_buf *stp_print_buf_of(struct stp_context *c)
 	return &container_of(c, struct stp_cpu, ctx)->pb;
 }
 
-/* Report once that MAXSKIPPED was exceeded and end the run. */
-static void stp_check_skipped(void)
+/**
+ * stp_check_skipped - after a hit was skipped: report once that more than
+ * MAXSKIPPED were and end the run.  Context: any; does not sleep.
+ */
+void stp_check_skipped(void)
 {
 	static atomic_t reported = ATOMIC_INIT(0);
 
@@ -110,9 +116,10 @@ static __always_inline void stp_run_common(const struct stp_probe_desc *p,
 	if (want != STP_STATE_STOPPING && atomic_read(&stp_exit_requested))
 		goto out;
 	sc = stp_cpus[smp_processor_id()];
-	if (atomic_cmpxchg(&sc->busy, 0, 1) != 0) {
+	if (local_cmpxchg(&sc->busy, 0, 1) != 0) {
 		/* a probe hit inside a probe hit on this CPU */
 		atomic_inc(&stp_skipped);
+		stp_check_skipped();
 		goto out;
 	}
 	c = &sc->ctx;
@@ -146,9 +153,9 @@ static __always_inline void stp_run_common(const struct stp_probe_desc *p,
 		if (atomic_inc_return(&stp_errors) > MAXERRORS)
 			stp_request_exit();
 	}
-	atomic_set_release(&sc->busy, 0);
+	barrier();          /* the hit's stores before the release */
+	local_set(&sc->busy, 0);
 out:
-	stp_check_skipped();
 	preempt_enable();
 }
 

@@ -37,6 +37,10 @@ struct stp_print_buf {
 int stp_contexts_alloc(void);
 /* stp_contexts_free - free them; no probe may be running. */
 void stp_contexts_free(void);
+/* stp_check_skipped - after a hit was skipped: report once that more
+ * than MAXSKIPPED were and end the run.  Context: any; does not sleep. */
+void stp_check_skipped(void);
+
 /* stp_run_probe - run @p's handler on this CPU's context if the session
  * is in state @want (RUNNING for event probes, STARTING for begin,
  * STOPPING for end): handles busy/skip accounting, error reporting,
