@@ -8,6 +8,7 @@
  * so that no module name can collide with one of their object names.
  */
 #include "kbuild.h"
+#include "fastbuild.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -319,6 +320,55 @@ static int copy_runtime(const char *dir, struct rt_file *f, int n,
 	return rc;
 }
 
+static void free_runtime(struct rt_file *rt, int n)
+{
+	int i;
+	for (i = 0; i < n; i++) {
+		free(rt[i].name);
+		free(rt[i].data);
+	}
+	free(rt);
+}
+
+/* try_fastbuild - fastbuild_module() with the cached runtime objects of
+ * @cache; on failure its leftovers are removed so that kbuild starts
+ * clean.  Returns 0 with *@ko set, else 1. */
+static int try_fastbuild(struct session *s, const char *cache,
+			 struct rt_file *f, int n, char **ko)
+{
+	static const char *const leftovers[] = {
+		"gen/script.o", "%s.mod", "%s.o", "%s.mod.c", "%s.mod.o", "%s.ko" };
+	const char **objs = xcalloc(n + 1, sizeof(*objs));
+	int i, k = 0, rc;
+	rc = 0;
+	for (i = 0; i < n && rc == 0; i++) {
+		size_t l = strlen(f[i].name);
+		char *h;
+		if (f[i].name[l - 1] == 'c') {
+			objs[k++] = xasprintf("%s/%.*s.o", cache, (int)l - 2,
+					      f[i].name);
+			continue;
+		}
+		/* the headers the script's C includes */
+		h = xasprintf("%s/runtime/%s", s->tmpdir, f[i].name);
+		rc = write_file(h, f[i].data, f[i].len);
+		free(h);
+	}
+	rc = rc ? 1 : fastbuild_module(s, cache, objs, k, ko);
+	for (i = 0; i < k; i++)
+		free((char *)objs[i]);
+	free(objs);
+	for (i = 0; rc && i < (int)(sizeof(leftovers) / sizeof(*leftovers));
+	     i++) {
+		char *name = xasprintf(leftovers[i], s->module_name);
+		char *p = xasprintf("%s/%s", s->tmpdir, name);
+		unlink(p);
+		free(p);
+		free(name);
+	}
+	return rc;
+}
+
 /* run_make - run make with output into LOG; returns its exit status. */
 static int run_make(char **argv, const char *log)
 {
@@ -375,6 +425,11 @@ int kbuild_module(struct session *s, const char *csource, char **ko)
 		fprintf(stderr, "stap: runtime objects: %s%s\n",
 			warm ? "cached in " : cache ? "compiling, to cache in " :
 			"compiling (no cache)", cache ? cache : "");
+	if (warm && try_fastbuild(s, cache, rt, nrt, ko) == 0) {
+		free_runtime(rt, nrt);
+		free(cache);
+		return 0;
+	}
 	if (copy_runtime(dir, rt, nrt, cache, warm, &objs) < 0)
 		return -1;
 
@@ -427,11 +482,12 @@ int kbuild_module(struct session *s, const char *csource, char **ko)
 	}
 	if (cache && !warm)
 		cache_store(dir, cache, rt, nrt);
-	for (i = 0; i < nrt; i++) {
-		free(rt[i].name);
-		free(rt[i].data);
-	}
-	free(rt);
+	/* only a module name that cannot occur elsewhere in the commands
+	 * (stap_<hash>...) can stand for any module name in the recipe */
+	if (cache && !strncmp(s->module_name, "stap_", 5) &&
+	    strlen(s->module_name) >= 16)
+		fastbuild_record(dir, s->module_name, cache);
+	free_runtime(rt, nrt);
 	free(cache);
 	*ko = out;
 	return 0;
