@@ -204,9 +204,21 @@ int stp_map_alloc(struct stp_map *m)
 
 	if (m->max_entries == 0)
 		m->max_entries = m->nkeys ? MAXMAPENTRIES : 1;
-	if (m->val_type != STP_T_STAT) {
+	if (m->val_type != STP_T_STAT && !m->percpu) {
 		m->tab = stp_htab_alloc(m, m->max_entries);
 		return m->tab ? 0 : -ENOMEM;
+	}
+	if (m->percpu) {
+		m->tab = stp_htab_alloc(m, m->max_entries);
+		m->pcpu = kcalloc(nr_cpu_ids, sizeof(*m->pcpu), GFP_KERNEL);
+		if (!m->tab || !m->pcpu)
+			goto nomem;
+		for_each_possible_cpu(cpu) {
+			m->pcpu[cpu] = stp_htab_alloc(m, m->max_entries);
+			if (!m->pcpu[cpu])
+				goto nomem;
+		}
+		return 0;
 	}
 	if (m->hist.type == STP_HIST_LOG) {
 		m->hist.buckets = STP_HIST_LOG_BUCKETS;
@@ -267,11 +279,42 @@ void *stp_map_ref(struct stp_context *c, struct stp_map *m,
 	return stp_ent_ptr(t, e, t->val_off);
 }
 
+int stp_map_add(struct stp_context *c, struct stp_map *m,
+		const union stp_key *keys, s64 v, const char *loc)
+{
+	struct stp_htab *t = m->pcpu[smp_processor_id()];
+	struct stp_mentry *e = stp_htab_find(t, keys);
+	s64 *p;
+
+	if (!e)
+		e = stp_htab_insert(t, keys);
+	if (!e) {
+		stp_map_overflow(c, m, loc);
+		return -1;
+	}
+	p = (s64 *)stp_ent_ptr(t, e, t->val_off);
+	*p = (s64)((u64)*p + (u64)v);
+	return 0;
+}
+
 s64 stp_map_get_long(struct stp_map *m, const union stp_key *keys)
 {
-	struct stp_mentry *e = stp_htab_find(m->tab, keys);
+	struct stp_mentry *e;
+	unsigned int cpu;
+	u64 sum = 0;
 
-	return e ? *(s64 *)stp_ent_ptr(m->tab, e, m->tab->val_off) : 0;
+	if (!m->percpu) {
+		e = stp_htab_find(m->tab, keys);
+		return e ? *(s64 *)stp_ent_ptr(m->tab, e, m->tab->val_off) : 0;
+	}
+	for_each_possible_cpu(cpu) {
+		struct stp_htab *t = m->pcpu[cpu];
+
+		e = stp_htab_find(t, keys);
+		if (e)
+			sum += *(u64 *)stp_ent_ptr(t, e, t->val_off);
+	}
+	return (s64)sum;
 }
 
 const char *stp_map_get_str(struct stp_map *m, const union stp_key *keys)
@@ -285,7 +328,7 @@ int stp_map_exists(struct stp_map *m, const union stp_key *keys)
 {
 	unsigned int cpu;
 
-	if (m->val_type != STP_T_STAT)
+	if (m->val_type != STP_T_STAT && !m->percpu)
 		return stp_htab_find(m->tab, keys) != NULL;
 	for_each_possible_cpu(cpu)
 		if (stp_htab_find(m->pcpu[cpu], keys))
@@ -298,7 +341,7 @@ void stp_map_delete(struct stp_map *m, const union stp_key *keys)
 	struct stp_mentry *e;
 	unsigned int cpu;
 
-	if (m->val_type != STP_T_STAT) {
+	if (m->val_type != STP_T_STAT && !m->percpu) {
 		e = stp_htab_find(m->tab, keys);
 		if (e)
 			stp_htab_remove(m->tab, e);
@@ -311,25 +354,65 @@ void stp_map_delete(struct stp_map *m, const union stp_key *keys)
 	}
 	/* only this element leaves the merged table: a foreach walking it
 	 * goes on with the others */
-	e = stp_htab_find(m->agg, keys);
+	e = stp_htab_find(m->percpu ? m->tab : m->agg, keys);
 	if (e)
-		stp_htab_remove(m->agg, e);
+		stp_htab_remove(m->percpu ? m->tab : m->agg, e);
 }
 
 void stp_map_clear(struct stp_map *m)
 {
 	unsigned int cpu;
 
-	if (m->val_type != STP_T_STAT) {
+	if (m->val_type != STP_T_STAT && !m->percpu) {
 		stp_htab_clear(m->tab);
 		return;
 	}
 	for_each_possible_cpu(cpu)
 		stp_htab_clear(m->pcpu[cpu]);
-	stp_htab_clear(m->agg);
+	stp_htab_clear(m->percpu ? m->tab : m->agg);
 }
 
 /* ---- foreach ---- */
+
+/* stp_map_merge_longs - refresh m->tab of per-CPU long map @m with the
+ * sums of its CPUs' tables, in place (entries a running outer loop has
+ * still to visit stay where they are; keys no CPU has any more leave).
+ * Returns 0, or -1 after recording an overflow of the merged table. */
+static int stp_map_merge_longs(struct stp_context *c, struct stp_map *m,
+			       const char *loc)
+{
+	struct stp_htab *t = m->tab;
+	struct stp_mentry *e, *n;
+	unsigned int cpu;
+
+	/* S64_MIN marks an entry no CPU has added to (yet) */
+	list_for_each_entry(e, &t->live, lnode)
+		*(s64 *)stp_ent_ptr(t, e, t->val_off) = S64_MIN;
+	for_each_possible_cpu(cpu) {
+		struct stp_htab *p = m->pcpu[cpu];
+		struct stp_mentry *a;
+		s64 *v;
+
+		list_for_each_entry(e, &p->live, lnode) {
+			a = stp_htab_find_like(t, p, e);
+			if (!a)
+				a = stp_htab_insert_like(t, p, e);
+			if (!a) {
+				stp_map_overflow(c, m, loc);
+				return -1;
+			}
+			v = (s64 *)stp_ent_ptr(t, a, t->val_off);
+			if (*v == S64_MIN)
+				*v = 0;
+			*v = (s64)((u64)*v +
+				   *(u64 *)stp_ent_ptr(p, e, p->val_off));
+		}
+	}
+	list_for_each_entry_safe(e, n, &t->live, lnode)
+		if (*(s64 *)stp_ent_ptr(t, e, t->val_off) == S64_MIN)
+			stp_htab_remove(t, e);
+	return 0;
+}
 
 /* stp_map_prepare - the table a foreach or dump of @m walks: for
  * statistics the CPUs' parts merged into m->agg, then (@dir +1/-1) its
@@ -341,6 +424,8 @@ static struct stp_htab *stp_map_prepare(struct stp_context *c,
 {
 	struct stp_htab *t = m->tab;
 
+	if (m->percpu && stp_map_merge_longs(c, m, loc) < 0)
+		return NULL;
 	if (m->val_type == STP_T_STAT) {
 		struct stp_mentry *e, *n;
 		unsigned int cpu;

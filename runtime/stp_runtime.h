@@ -436,9 +436,15 @@ struct stp_map {
 	int wrap;                  /* % : evict the oldest entry when full */
 	struct stp_hist hist;      /* statistics only */
 	int var_shift;             /* statistics: @variance(s, SHIFT), 0..31 */
+	u8 percpu;                 /* a long map that probes only add to
+	                            * (stp_map_add): one table per CPU, as
+	                            * statistics have, merged into tab when
+	                            * read (translator/codegen/pcpu.c) */
 	/* owned by the runtime */
-	struct stp_htab *tab;      /* long/string values */
-	struct stp_htab **pcpu;    /* statistics: [nr_cpu_ids] */
+	struct stp_htab *tab;      /* long/string values (per-CPU long maps:
+	                            * the merged values) */
+	struct stp_htab **pcpu;    /* statistics, per-CPU long maps:
+	                            * [nr_cpu_ids] */
 	struct stp_htab *agg;      /* statistics: merged for foreach */
 	struct stp_stat *scratch;  /* statistics: one merged value */
 };
@@ -459,9 +465,16 @@ void stp_map_free(struct stp_map *m);
  * which then evicts its oldest entry.  Lock: exclusive. */
 void *stp_map_ref(struct stp_context *c, struct stp_map *m,
 		  const union stp_key *keys, const char *loc);
+/* stp_map_add - `m[keys] += v` (and ++, --, -=) on this CPU's table of
+ * per-CPU long map @m (m->percpu), the entry created if absent.  Returns
+ * 0, or -1 after recording the overflow error as stp_map_ref does.
+ * Lock: shared (per-CPU data; preemption disabled). */
+int stp_map_add(struct stp_context *c, struct stp_map *m,
+		const union stp_key *keys, s64 v, const char *loc);
 /* stp_map_get_long / stp_map_get_str - the value of @keys, 0 or "" if
- * absent (nothing is created).  The string stays valid until the map is
- * next modified.  Lock: shared. */
+ * absent (nothing is created; a per-CPU long map sums its CPUs).  The
+ * string stays valid until the map is next modified.  Lock: shared
+ * (exclusive for a per-CPU long map). */
 s64 stp_map_get_long(struct stp_map *m, const union stp_key *keys);
 const char *stp_map_get_str(struct stp_map *m, const union stp_key *keys);
 /* stp_map_exists - 1 if @keys is in @m (any CPU for statistics).

@@ -130,9 +130,18 @@ static void use_expr(struct usage *u, struct expr *e, int lvalue,
 
 static void use_stmt(struct usage *u, struct stmt *st, struct vec *callees)
 {
+	struct sym *y;
 	int i;
 	if (!st)
 		return;
+	if ((y = pcpu_update(st)) && y->pcpu) {
+		/* a per-CPU counter's update: the lock (arrays) is shared */
+		u->add[y->index] = 1;
+		if (st->e->a->kind == E_INDEX)
+			use_args(u, &st->e->a->args, callees);
+		use_expr(u, st->e->b, 0, callees);
+		return;
+	}
 	for (i = 0; i < st->stmts.n; i++)
 		use_stmt(u, st->stmts.items[i], callees);
 	use_expr(u, st->e, st->kind == S_DELETE, callees);
@@ -316,10 +325,13 @@ static void gen_lock_list(struct session *s, struct strbuf *o,
 			u.write[i] = dumped_global(s->globals.items[i]);
 	for (i = 0; i < s->globals.n; i++)
 		if ((u.read[i] || u.write[i] || u.add[i]) &&
-		    !((struct sym *)s->globals.items[i])->pcpu) {
+		    !(((struct sym *)s->globals.items[i])->pcpu &&
+		      !((struct sym *)s->globals.items[i])->arity)) {
 			struct sym *y = s->globals.items[i];
-			/* aggregating a statistic writes its merged copy */
-			int w = u.write[i] || (y->type == TYPE_STATS && u.read[i]);
+			/* aggregating a statistic (or reading a per-CPU
+			 * array) writes its merged copy */
+			int w = u.write[i] || ((y->type == TYPE_STATS ||
+						y->pcpu) && u.read[i]);
 			if (!n)
 				strbuf_printf(o, "static const struct stp_lock_req "
 					      "%s_locks[] = {\n", name);
@@ -565,7 +577,8 @@ static int gen_map_global(struct session *s, struct strbuf *o, struct sym *g)
 		strbuf_printf(o, "%lld", (long long)g->maxsize);
 	else
 		strbuf_add(o, g->arity ? "MAXMAPENTRIES" : "1");
-	strbuf_printf(o, ", .wrap = %d", g->wrap);
+	strbuf_printf(o, ", .wrap = %d%s", g->wrap,
+		      g->pcpu ? ", .percpu = 1" : "");
 	rc = g->type == TYPE_STATS ? gen_hist_init(s, o, g) : 0;
 	if (g->type == TYPE_STATS && gen_var_shift(s, o, g) < 0)
 		rc = -1;

@@ -75,6 +75,16 @@ void gen_stmt(struct gen *g, struct stmt *st);
 /* fn_cname - the C name of a script function: fn_NAME_ARITY (heap). */
 char *fn_cname(const struct functiondecl *fn);
 
+/* gen_map_keys - evaluate the keys @args of an access to map global @y
+ * into a frame key vector; returns its C expression ("NULL" without
+ * keys). */
+char *gen_map_keys(struct gen *g, const struct sym *y, struct vec *args);
+
+/* pcpu_update - if statement @st adds to a global (G++, G += E, A[K]++,
+ * A[K] -= E, ...) in a form that per-CPU storage can hold, that global;
+ * else NULL (pcpu.c). */
+struct sym *pcpu_update(const struct stmt *st);
+
 /* pcpu_classify - decide which scalar globals are counters kept per CPU
  * (sym->pcpu); before any body is generated (pcpu.c). */
 void pcpu_classify(struct session *s);

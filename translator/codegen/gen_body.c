@@ -51,9 +51,9 @@ static char *new_field(struct gen *g, const char *decl_fmt, const char *prefix)
 	return r;
 }
 
-/* gen_keys - evaluate the keys @args of an access to map global @y into
+/* gen_map_keys - evaluate the keys @args of an access to map global @y into
  * a frame key vector; returns its C expression ("NULL" without keys). */
-static char *gen_keys(struct gen *g, const struct sym *y, struct vec *args)
+char *gen_map_keys(struct gen *g, const struct sym *y, struct vec *args)
 {
 	char *kv, *decl;
 	int i;
@@ -84,7 +84,7 @@ static char *gen_lvalue(struct gen *g, struct expr *e)
 	if (e->kind == E_SYM && e->sym)
 		return var_ref(g, e->sym);
 	if (e->kind == E_INDEX && is_map(e->sym) && e->sym->type != TYPE_STATS) {
-		char *k = gen_keys(g, e->sym, &e->args), *m = map_ref(e->sym);
+		char *k = gen_map_keys(g, e->sym, &e->args), *m = map_ref(e->sym);
 		char *p = new_field(g, "void *%s", "p"), *l = loc_literal(&e->loc);
 		emit(g, "%s = stp_map_ref(c, %s, %s, %s);", p, m, k, l);
 		emit(g, "if (unlikely(!%s)) goto %s;", p, g->err_label);
@@ -117,7 +117,7 @@ static const struct sym *stat_target(struct gen *g, struct expr *a, char **keys)
 {
 	if (a && (a->kind == E_SYM || a->kind == E_INDEX) && is_map(a->sym) &&
 	    a->sym->type == TYPE_STATS) {
-		*keys = a->kind == E_INDEX ? gen_keys(g, a->sym, &a->args) :
+		*keys = a->kind == E_INDEX ? gen_map_keys(g, a->sym, &a->args) :
 			xstrdup("NULL");
 		return a->sym;
 	}
@@ -157,7 +157,7 @@ static char *gen_map_expr(struct gen *g, struct expr *e)
 			t = xstrdup("0");
 			break;
 		}
-		k = gen_keys(g, e->sym, &e->args);
+		k = gen_map_keys(g, e->sym, &e->args);
 		m = map_ref(e->sym);
 		t = new_temp(g, e->sym->type);
 		if (e->sym->type == TYPE_STRING)
@@ -172,7 +172,7 @@ static char *gen_map_expr(struct gen *g, struct expr *e)
 			t = xstrdup("0");
 			break;
 		}
-		k = gen_keys(g, e->sym, &e->args);
+		k = gen_map_keys(g, e->sym, &e->args);
 		m = map_ref(e->sym);
 		t = new_temp(g, TYPE_LONG);
 		emit(g, "%s = stp_map_exists(%s, %s);", t, m, k);
@@ -980,7 +980,7 @@ void gen_stmt(struct gen *g, struct stmt *st)
 		break;
 	case S_DELETE:
 		if (st->e->kind == E_INDEX && is_map(st->e->sym)) {
-			char *k = gen_keys(g, st->e->sym, &st->e->args);
+			char *k = gen_map_keys(g, st->e->sym, &st->e->args);
 			emit(g, "stp_map_delete(&g_%s, %s);", st->e->sym->name, k);
 			free(k);
 		} else if (st->e->kind == E_SYM && is_map(st->e->sym)) {
