@@ -326,6 +326,13 @@ int stp_target_pid(void);
  * Context: any; does not sleep. */
 void stp_warn(const char *fmt, ...) __printf(1, 2);
 
+/* stp_system - ask stapio to run the shell command @cmd (the script's
+ * system()): it runs `/bin/sh -c CMD` in the background, soon after, as
+ * stapio's user, with stapio's stdout and stderr.  Returns 0, or -ENOSPC
+ * / -EBUSY when the control queue cannot take it (the command is
+ * dropped).  Context: any; does not sleep. */
+int stp_system(const char *cmd);
+
 /* ---- global variables ---- */
 
 /* A script global's lock.  Probes take the locks of the globals they use,

@@ -161,10 +161,12 @@ int stp_ctl_send(u32 type, const void *payload, size_t len)
 		}
 		cpu_relax();
 	}
-	/* Text may not use the last STP_CTL_RESERVE bytes: the replies and
-	 * REQUEST_EXIT that stapio waits for must always fit. */
+	/* Text and commands may not use the last STP_CTL_RESERVE bytes:
+	 * the replies and REQUEST_EXIT that stapio waits for must always
+	 * fit. */
 	if (stp_ctl_len + sizeof(h) + len +
-	    (type == STP_MSG_WARNING || type == STP_MSG_ERROR ?
+	    (type == STP_MSG_WARNING || type == STP_MSG_ERROR ||
+	     type == STP_MSG_SYSTEM ?
 	     STP_CTL_RESERVE : 0) <= sizeof(stp_ctl_queue)) {
 		memcpy(stp_ctl_queue + stp_ctl_len, &h, sizeof(h));
 		memcpy(stp_ctl_queue + stp_ctl_len + sizeof(h), payload, len);
@@ -189,6 +191,12 @@ void stp_ctl_send_text(u32 type, const char *fmt, ...)
 		buf[n - 1] = '\n';
 	}
 	stp_ctl_send(type, buf, n);
+}
+
+/* stp_system - see stp_runtime.h. */
+int stp_system(const char *cmd)
+{
+	return stp_ctl_send(STP_MSG_SYSTEM, cmd, strlen(cmd));
 }
 
 /**
