@@ -310,6 +310,12 @@ void stp_print_str(struct stp_context *c, const char *s);
  * a bounded time for stapio to drain it.  Context: as stp_print. */
 void stp_printf(struct stp_context *c, const char *fmt, ...) __printf(2, 3);
 
+/* stp_switch_file - the script's switch_file(): send what this hit has
+ * printed so far, then an empty relay record, which tells stapio to go on
+ * in the next output file (see stp_transport_msgs.h).  Context: as
+ * stp_print. */
+void stp_switch_file(struct stp_context *c);
+
 /* ---- run control ---- */
 
 /* stp_request_exit - ask for the end of the run (the script's exit()):

@@ -47,7 +47,9 @@
  * incremented per record across all CPUs); output in seq order is the
  * order in which probe hits finished.  Within one traceN file seq
  * increases.  A gap in seq means a record is still in flight on another
- * CPU (briefly) or was lost because that CPU's buffer was full.
+ * CPU (briefly) or was lost because that CPU's buffer was full.  A record
+ * with len 0 (the script's switch_file()) asks stapio to write the records
+ * after it in seq order to the next output file (with -o).
  */
 #ifndef STP_TRANSPORT_MSGS_H
 #define STP_TRANSPORT_MSGS_H

@@ -452,9 +452,16 @@ static size_t read_streams(void)
 }
 
 /* write_record - one record of @s to its output: the per-CPU file (-b),
- * else the output file, rotating first when it would exceed -S. */
+ * else the output file, rotating first when it would exceed -S.  An empty
+ * record is the script's switch_file(): with -o (and not -b), the output
+ * goes on in the next file, OUTFILE.N (as -S rotation names them). */
 static void write_record(struct stream *s, const struct record *r)
 {
+	if (!r->len) {
+		if (outfile && !bulk)
+			rotate();
+		return;
+	}
 	if (bulk) {
 		if (!s->bulk_out) {
 			char path[4200];
