@@ -327,6 +327,10 @@ void stp_request_exit(void);
 /* stp_target_pid - the pid of staprun -c's command or of -x PID (the
  * script's target()), 0 when there is none.  Context: any. */
 int stp_target_pid(void);
+/* stp_stapio_pid - the process id of the stapio reading this module's
+ * output (the one that opened its control channel last; the script's
+ * stp_pid()), 0 before one has.  Context: any. */
+int stp_stapio_pid(void);
 /* stp_warn - send "WARNING: <text>\n" to stapio's stderr (text truncated
  * to about 300 bytes; dropped when the control queue is full).
  * Context: any; does not sleep. */

@@ -54,6 +54,17 @@ int stp_target_pid(void)
 	return atomic_read(&stp_target);
 }
 
+/* stp_pid(): the process that opened the control channel last (stapio). */
+static atomic_t stp_stapio = ATOMIC_INIT(0);
+
+/**
+ * stp_stapio_pid - see stp_runtime.h.  Context: any; does not sleep.
+ */
+int stp_stapio_pid(void)
+{
+	return atomic_read(&stp_stapio);
+}
+
 /* staprun -L: the control channel's close does not stop the session. */
 static atomic_t stp_detached = ATOMIC_INIT(0);
 
@@ -351,6 +362,7 @@ static int stp_ctl_open(struct inode *inode, struct file *file)
 	if (atomic_cmpxchg(&stp_ctl_opened, 0, 1) != 0)
 		return -EBUSY;
 	atomic_set(&stp_detached, 0);   /* attached (again): we own it */
+	atomic_set(&stp_stapio, task_tgid_nr(current));
 	/* a stream: no f_pos lock, so that stapio can read replies in one
 	 * thread while another is inside a long START/EXIT write() */
 	return stream_open(inode, file);
