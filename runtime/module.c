@@ -120,6 +120,7 @@ static int __init stp_init(void)
 static void __exit stp_exit(void)
 {
 	stp_session_stop(0);
+	stp_raise_sync();
 	stp_transport_exit();
 	stp_maps_free();
 	stp_contexts_free();

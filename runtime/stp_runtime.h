@@ -343,6 +343,14 @@ void stp_warn(const char *fmt, ...) __printf(1, 2);
  * dropped).  Context: any; does not sleep. */
 int stp_system(const char *cmd);
 
+/* stp_raise - the script's raise(): send signal @sig to the current
+ * thread (as send_sig() does) just after this probe hit, from an irq_work
+ * (never from inside the handler, so it cannot deadlock on signal locks
+ * the probed code holds).  Returns 0, -EINVAL for a bad signal number,
+ * -EBUSY when 32 signals are already waiting to be sent.
+ * Context: any, NMI included; does not sleep. */
+int stp_raise(int sig);
+
 /* ---- global variables ---- */
 
 /* A script global's lock.  Probes take the locks of the globals they use,
