@@ -324,6 +324,9 @@ void stp_switch_file(struct stp_context *c);
  * anything, so it is safe even in scheduler kprobes.  Other probes keep
  * running until stapio's EXIT arrives.  Context: any. */
 void stp_request_exit(void);
+/* stp_request_abort - the script's abort(): as stp_request_exit(), and
+ * the end probes will not run.  Context: any. */
+void stp_request_abort(void);
 /* stp_target_pid - the pid of staprun -c's command or of -x PID (the
  * script's target()), 0 when there is none.  Context: any. */
 int stp_target_pid(void);

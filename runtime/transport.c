@@ -236,6 +236,26 @@ void stp_request_exit(void)
 	atomic_cmpxchg(&stp_exit_requested, 0, 1);
 }
 
+/* abort(): set once, never cleared; the end probes are skipped. */
+static atomic_t stp_abort_requested = ATOMIC_INIT(0);
+
+/**
+ * stp_request_abort - see stp_runtime.h.  Context: any.
+ */
+void stp_request_abort(void)
+{
+	atomic_set(&stp_abort_requested, 1);
+	stp_request_exit();
+}
+
+/**
+ * stp_abort_requested_p - 1 after stp_request_abort().  Context: any.
+ */
+int stp_abort_requested_p(void)
+{
+	return atomic_read(&stp_abort_requested);
+}
+
 /* Turn a pending exit request into a message (reader side). */
 static void stp_ctl_check_exit(void)
 {
