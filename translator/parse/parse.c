@@ -50,6 +50,7 @@ struct parser {
 	int errors;        /* syntax errors so far in this file */
 	int depth;         /* nesting of the tree being built */
 	int eof_reported;  /* an "end of input" error was given already */
+	int splices;       /* script arguments spliced into probe points */
 };
 
 /* Deeper nesting of expressions and statements (parentheses, blocks,
@@ -1027,42 +1028,158 @@ static const char *pp_name(struct parser *p)
 	return strbuf_detach(&b);
 }
 
-static struct probe_point *parse_probe_point(struct parser *p)
+/* A brace expansion's alternatives: struct vec * of struct pp_component *,
+ * one per spelled-out component sequence. */
+
+/* cross - every sequence of @a followed by every sequence of @b */
+static struct vec cross(struct vec *a, struct vec *b)
 {
-	struct probe_point *pp = xcalloc(1, sizeof(*pp));
-	pp->loc = peek(p)->loc;
-	for (;;) {
+	struct vec r = { 0 };
+	int i, j, k;
+	for (i = 0; i < a->n; i++)
+		for (j = 0; j < b->n; j++) {
+			struct vec *x = a->items[i], *y = b->items[j];
+			struct vec *s = xcalloc(1, sizeof(*s));
+			for (k = 0; k < x->n; k++)
+				vec_push(s, x->items[k]);
+			for (k = 0; k < y->n; k++)
+				vec_push(s, y->items[k]);
+			vec_push(&r, s);
+		}
+	return r;
+}
+
+static struct vec parse_pp_seq(struct parser *p, int depth);
+
+/* splice_arg - a script argument ($N or @N) where a probe point component
+ * is expected stands for probe point text, as in SystemTap (`probe $1`,
+ * `probe $1.call` with $1 = 'kernel.function("vfs_*")'): its tokens
+ * replace the argument's token. */
+static void splice_arg(struct parser *p)
+{
+	struct token *t = peek(p), *nt;
+	struct tokvec v = { 0 };
+	const char *text;
+	char *file;
+	int n;
+	if (t->unum < 1 || t->unum > (uint64_t)script_argc) {
+		if (script_argc == 0)
+			fail_at(p, t, "command line argument %s used, but no "
+				"arguments were given", t->text);
+		fail_at(p, t, "command line argument index %s out of range [1-%d]",
+			t->text, script_argc);
+	}
+	if (++p->splices > 64)
+		fail_at(p, t, "script arguments in probe points nested too deep");
+	text = script_argv[t->unum - 1];
+	file = xasprintf("<argument %s>", t->text);
+	source_register(file, text);
+	if (lex_file(file, text, &v) < 0 || v.n < 2)
+		fail_at(p, t, "argument %s ('%s') is not a probe point", t->text,
+			text);
+	n = v.n - 1;            /* its tokens, without the end of input */
+	nt = xcalloc(p->n - 1 + n, sizeof(*nt));
+	memcpy(nt, p->t, p->pos * sizeof(*nt));
+	memcpy(nt + p->pos, v.t, n * sizeof(*nt));
+	memcpy(nt + p->pos + n, p->t + p->pos + 1,
+	       (p->n - p->pos - 1) * sizeof(*nt));
+	free(p->t);
+	free(v.t);
+	p->t = nt;
+	p->n += n - 1;
+}
+
+/* parse_pp_item - one component NAME[(LITERAL)], or a brace group
+ * {SEQ, SEQ, ...} of alternatives (nested braces allowed): its sequences */
+static struct vec parse_pp_item(struct parser *p, int depth)
+{
+	struct vec r = { 0 };
+	if (peek(p)->type == T_ARG)
+		splice_arg(p);
+	if (is_op(p, "{")) {
+		struct token *open = next(p);
+		if (depth > 16)
+			fail_at(p, open, "probe point braces nested too deep");
+		do {
+			struct vec alt = parse_pp_seq(p, depth + 1);
+			for (int i = 0; i < alt.n; i++)
+				vec_push(&r, alt.items[i]);
+			free(alt.items);
+		} while (accept(p, ","));
+		expect(p, "}");
+		return r;
+	} else {
 		struct pp_component *c = xcalloc(1, sizeof(*c));
+		struct vec *s = xcalloc(1, sizeof(*s));
 		c->name = pp_name(p);
 		if (accept(p, "(")) {
 			c->arg = parse_literal(p, "a number or string literal");
 			expect(p, ")");
 		}
-		vec_push(&pp->components, c);
-		if (!accept(p, "."))
-			break;
+		vec_push(s, c);
+		vec_push(&r, s);
+		return r;
 	}
+}
+
+/* parse_pp_seq - ITEM{.ITEM}: the component sequences it spells */
+static struct vec parse_pp_seq(struct parser *p, int depth)
+{
+	struct vec r = parse_pp_item(p, depth);
+	while (accept(p, ".")) {
+		struct vec next_item = parse_pp_item(p, depth), x;
+		x = cross(&r, &next_item);
+		free(r.items);
+		free(next_item.items);
+		r = x;
+		if (r.n > 10000)
+			fail_at(p, peek(p), "the probe point braces expand to "
+				"more than 10000 probe points");
+	}
+	return r;
+}
+
+/* parse_probe_point - one probe point as written, with its brace
+ * alternatives spelled out: `syscall.{open,close}?` appends
+ * syscall.open? and syscall.close? to @v. */
+static void parse_probe_point(struct parser *p, struct vec *v)
+{
+	struct source_loc loc = peek(p)->loc;
+	struct vec seqs = parse_pp_seq(p, 0);
+	int optional = 0, sufficient = 0, i;
+	struct expr *cond = NULL;
 	for (;;) {
 		if (accept(p, "?"))
-			pp->optional = 1;
+			optional = 1;
 		else if (accept(p, "!"))
-			pp->sufficient = 1;
+			sufficient = 1;
 		else
 			break;
 	}
 	if (is_kw(p, "if")) {
 		next(p);
 		expect(p, "(");
-		pp->cond = parse_expr(p);
+		cond = parse_expr(p);
 		expect(p, ")");
 	}
-	return pp;
+	for (i = 0; i < seqs.n; i++) {
+		struct probe_point *pp = xcalloc(1, sizeof(*pp));
+		struct vec *s = seqs.items[i];
+		pp->loc = loc;
+		pp->components = *s;
+		pp->optional = optional;
+		pp->sufficient = sufficient;
+		pp->cond = cond;
+		free(s);
+		vec_push(v, pp);
+	}
+	free(seqs.items);
 }
 
 static void parse_points(struct parser *p, struct vec *v)
 {
 	do
-		vec_push(v, parse_probe_point(p));
+		parse_probe_point(p, v);
 	while (accept(p, ","));
 }
 
@@ -1276,7 +1393,7 @@ struct stapfile *parse_script(const char *filename, const char *text,
 	p.f->is_tapset = is_tapset;
 	free(raw.t);
 	parse_toplevel(&p);
-	free(toks.t);
+	free(p.t);              /* toks.t, or its copy with arguments spliced */
 	if (!p.errors)
 		res = p.f;
 out:
