@@ -115,6 +115,12 @@ static __always_inline void stp_run_common(const struct stp_probe_desc *p,
 	 * SystemTap: the run is already stopping. */
 	if (want != STP_STATE_STOPPING && atomic_read(&stp_exit_requested))
 		goto out;
+	/* After errors ended the run, error probes run instead of end
+	 * probes (and instead of the end probes left, when an end probe's
+	 * error ended it). */
+	if (want == STP_STATE_STOPPING && p->kind == STP_PROBE_END &&
+	    atomic_read(&stp_error_exit))
+		goto out;
 	sc = stp_cpus[smp_processor_id()];
 	if (local_cmpxchg(&sc->busy, 0, 1) != 0) {
 		/* a probe hit inside a probe hit on this CPU */
@@ -150,8 +156,10 @@ static __always_inline void stp_run_common(const struct stp_probe_desc *p,
 		stp_ctl_send_text(STP_MSG_ERROR, "ERROR: %s near %s\n",
 				  c->error, c->error_loc ? c->error_loc :
 				  (p->loc ? p->loc : p->pp));
-		if (atomic_inc_return(&stp_errors) > MAXERRORS)
+		if (atomic_inc_return(&stp_errors) > MAXERRORS) {
+			atomic_set(&stp_error_exit, 1);
 			stp_request_exit();
+		}
 	}
 	barrier();          /* the hit's stores before the release */
 	local_set(&sc->busy, 0);
