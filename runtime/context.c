@@ -56,7 +56,8 @@ struct stp_print_buf *stp_print_buf_of(struct stp_context *c)
 
 /**
  * stp_check_skipped - after a hit was skipped: report once that more than
- * MAXSKIPPED were and end the run.  Context: any; does not sleep.
+ * MAXSKIPPED were and end the run as errors do (error probes instead of
+ * end probes).  Context: any; does not sleep.
  */
 void stp_check_skipped(void)
 {
@@ -66,6 +67,7 @@ void stp_check_skipped(void)
 	    atomic_cmpxchg(&reported, 0, 1) == 0) {
 		stp_ctl_send_text(STP_MSG_ERROR,
 			"ERROR: Skipped too many probes, check MAXSKIPPED\n");
+		atomic_set(&stp_error_exit, 1);  /* error probes, not end */
 		stp_request_exit();
 	}
 }

@@ -145,7 +145,8 @@ int stp_procfs_register(void);
  * progress.  Idempotent.  Process context; sleeps. */
 void stp_procfs_unregister(void);
 
-/* stp_error_exit - set when errors ended the run (more than MAXERRORS):
+/* stp_error_exit - set when errors ended the run (more than MAXERRORS, or
+ * more than MAXSKIPPED skipped hits):
  * end probes are then skipped and error probes run (module.c). */
 extern atomic_t stp_error_exit;
 
