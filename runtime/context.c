@@ -56,7 +56,8 @@ struct stp_print_buf *stp_print_buf_of(struct stp_context *c)
 
 /**
  * stp_check_skipped - after a hit was skipped: report once that more than
- * MAXSKIPPED were and end the run.  Context: any; does not sleep.
+ * MAXSKIPPED were and end the run as errors do (error probes instead of
+ * end probes).  Context: any; does not sleep.
  */
 void stp_check_skipped(void)
 {
@@ -66,6 +67,7 @@ void stp_check_skipped(void)
 	    atomic_cmpxchg(&reported, 0, 1) == 0) {
 		stp_ctl_send_text(STP_MSG_ERROR,
 			"ERROR: Skipped too many probes, check MAXSKIPPED\n");
+		atomic_set(&stp_error_exit, 1);  /* error probes, not end */
 		stp_request_exit();
 	}
 }
@@ -115,6 +117,12 @@ static __always_inline void stp_run_common(const struct stp_probe_desc *p,
 	 * SystemTap: the run is already stopping. */
 	if (want != STP_STATE_STOPPING && atomic_read(&stp_exit_requested))
 		goto out;
+	/* After errors ended the run, error probes run instead of end
+	 * probes (and instead of the end probes left, when an end probe's
+	 * error ended it). */
+	if (want == STP_STATE_STOPPING && p->kind == STP_PROBE_END &&
+	    atomic_read(&stp_error_exit))
+		goto out;
 	sc = stp_cpus[smp_processor_id()];
 	if (local_cmpxchg(&sc->busy, 0, 1) != 0) {
 		/* a probe hit inside a probe hit on this CPU */
@@ -150,8 +158,10 @@ static __always_inline void stp_run_common(const struct stp_probe_desc *p,
 		stp_ctl_send_text(STP_MSG_ERROR, "ERROR: %s near %s\n",
 				  c->error, c->error_loc ? c->error_loc :
 				  (p->loc ? p->loc : p->pp));
-		if (atomic_inc_return(&stp_errors) > MAXERRORS)
+		if (atomic_inc_return(&stp_errors) > MAXERRORS) {
+			atomic_set(&stp_error_exit, 1);
 			stp_request_exit();
+		}
 	}
 	barrier();          /* the hit's stores before the release */
 	local_set(&sc->busy, 0);

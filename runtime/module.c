@@ -9,6 +9,7 @@ atomic_t stp_session_state = ATOMIC_INIT(STP_STATE_LOADED);
 atomic_t stp_errors = ATOMIC_INIT(0);
 atomic_t stp_skipped = ATOMIC_INIT(0);
 atomic_t stp_exit_requested = ATOMIC_INIT(0);
+atomic_t stp_error_exit = ATOMIC_INIT(0);
 
 static DEFINE_MUTEX(stp_session_mutex);
 
@@ -44,8 +45,14 @@ void stp_session_stop(int run_end)
 		atomic_set(&stp_session_state, STP_STATE_STOPPING);
 		smp_mb();
 		stp_probes_unregister();
-		if (run_end && !stp_abort_requested_p())
+		if (run_end && !stp_abort_requested_p()) {
+			/* end probes, skipped once errors end the run; then,
+			 * if they did, the error probes */
 			stp_run_kind(STP_PROBE_END, STP_STATE_STOPPING);
+			if (atomic_read(&stp_error_exit))
+				stp_run_kind(STP_PROBE_ERROR,
+					     STP_STATE_STOPPING);
+		}
 	}
 	atomic_set(&stp_session_state, STP_STATE_STOPPED);
 	if (run_end) {

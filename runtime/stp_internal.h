@@ -145,6 +145,20 @@ int stp_tracepoints_register(void);
  * context; sleeps. */
 void stp_tracepoints_unregister(void);
 
+/* ---- procfs.c ---- */
+/* stp_procfs_register - create /proc/systemtap/MODULE and a file for
+ * each path of the STP_PROBE_PROCFS probes.  Returns 0 or -errno
+ * (reported; then nothing is left).  Process context; sleeps. */
+int stp_procfs_register(void);
+/* stp_procfs_unregister - remove them, waiting for reads and writes in
+ * progress.  Idempotent.  Process context; sleeps. */
+void stp_procfs_unregister(void);
+
+/* stp_error_exit - set when errors ended the run (more than MAXERRORS, or
+ * more than MAXSKIPPED skipped hits):
+ * end probes are then skipped and error probes run (module.c). */
+extern atomic_t stp_error_exit;
+
 /* stp_run_kind - run every probe of @kind (begin/end) in table order in
  * the calling process, with state @want. */
 void stp_run_kind(enum stp_probe_kind kind, int want);

@@ -678,6 +678,26 @@ unsigned long stp_probe_uaddr(struct stp_context *c);
 void stp_probefunc(struct stp_context *c, char *dst);
 void stp_probemod(struct stp_context *c, char *dst);
 
+/* ---- procfs probes (procfs.c) ---- */
+#ifndef STP_PROCFS_BUFSIZE
+#define STP_PROCFS_BUFSIZE MAXSTRINGLEN  /* default .read buffer bytes */
+#endif
+
+/* stp_procfs_value - $value of a procfs probe into @dst (MAXSTRINGLEN,
+ * truncated): in a .write probe the bytes of this write() (a write of
+ * more than MAXSTRINGLEN - 1 bytes runs the probe once per piece), in a
+ * .read probe the text assigned so far.  Outside a procfs probe it
+ * records an error at @loc and gives "".
+ * Context: probe handler; does not sleep. */
+void stp_procfs_value(struct stp_context *c, char *dst, const char *loc);
+/* stp_procfs_set_value - a procfs .read probe's `$value = s` (@append 0)
+ * or `$value .= s` (@append 1): the text the reader gets, truncated to
+ * the file's maxsize (STP_PROCFS_BUFSIZE by default) - 1 bytes.  Outside
+ * a .read probe it records an error at @loc.
+ * Context: probe handler; does not sleep. */
+void stp_procfs_set_value(struct stp_context *c, const char *s, int append,
+			  const char *loc);
+
 /* stp_param_ops_s64 - module parameter operations for a long script
  * global (stap -G name=value): decimal, 0x hex or 0 octal, 64-bit. */
 extern const struct kernel_param_ops stp_param_ops_s64;
@@ -693,6 +713,11 @@ enum stp_probe_kind {
 	                            * perf_config, sample, perf_freq
 	                            * (timer.profile, perf.*) */
 	STP_PROBE_TRACEPOINT,      /* symbol: the tracepoint's name */
+	STP_PROBE_NEVER,           /* never: compiled, never run */
+	STP_PROBE_ERROR,           /* error probes: run instead of the end
+	                            * probes when errors ended the run */
+	STP_PROBE_PROCFS,          /* symbol: a file of /proc/systemtap/MODULE;
+	                            * procfs_write, procfs_maxsize, procfs_umask */
 };
 
 struct stp_probe_desc {
@@ -725,6 +750,9 @@ struct stp_probe_desc {
 	                            * sys_enter (1) / sys_exit (2): run only
 	                            * for native syscall syscall_nr; 0: all */
 	long syscall_nr;
+	int procfs_write;          /* STP_PROBE_PROCFS: 1 .write, 0 .read */
+	long procfs_maxsize;       /* .read: read buffer bytes, 0: default */
+	int procfs_umask;          /* -1: default permissions */
 };
 
 struct stp_module_desc {

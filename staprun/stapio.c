@@ -81,6 +81,44 @@ static int rotate_index;
 static long long out_bytes;    /* in the current file */
 static int bulk;               /* -b */
 
+/* ---- standard input for input.char / input.line ---- */
+
+static int input_fd = -1;      /* /proc/systemtap/MODULE/__stdin, or -1 */
+
+/* open_input - when the module has input probes (the file __stdin in its
+ * /proc/systemtap directory), start copying our standard input into it */
+static void open_input(void)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "/proc/" STP_DEBUGFS_DIR "/%s/__stdin",
+		 modname);
+	input_fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (input_fd < 0 && errno != ENOENT && verbose)
+		fprintf(stderr, "stapio: cannot open %s: %s\n", path,
+			strerror(errno));
+}
+
+/* forward_input - copy what standard input has (it polled readable) into
+ * __stdin, one byte per write(): each write runs the input probes once,
+ * as input.char wants.  End of input (or an error) stops the copying. */
+static void forward_input(void)
+{
+	char buf[4096];
+	ssize_t n, i;
+
+	n = read(0, buf, sizeof(buf));
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	for (i = 0; i < n; i++)
+		if (write(input_fd, buf + i, 1) != 1)
+			break;
+	if (n <= 0 || i < n) {
+		close(input_fd);
+		input_fd = -1;
+	}
+}
+
 static FILE *open_out(const char *path)
 {
 	FILE *f = fopen(path, "w");
@@ -721,7 +759,8 @@ int main(int argc, char **argv)
 		send_cmd_async(STP_MSG_START);
 	}
 	while (!done) {
-		struct pollfd pfd = { .fd = cmd_fd, .events = POLLIN };
+		struct pollfd pfd[2] = { { .fd = cmd_fd, .events = POLLIN },
+					 { .fd = 0, .events = POLLIN } };
 		int ev;
 
 		ev = read_cmds(&start_status);
@@ -745,6 +784,8 @@ int main(int argc, char **argv)
 					"ends the run.\n", probes_started,
 					probes_started == 1 ? "" : "s");
 			release_target();
+			if (!load_only)
+				open_input();
 			if (load_only) {
 				/* leave it running without a reader */
 				send_cmd(STP_MSG_DETACH);
@@ -766,8 +807,14 @@ int main(int argc, char **argv)
 		}
 		read_streams();
 		emit(0);
-		if (!done)
-			poll(&pfd, 1, STP_CMD_POLL_MS);
+		if (input_fd >= 0 && exit_sent) {
+			close(input_fd);        /* the run is ending */
+			input_fd = -1;
+		}
+		if (!done && poll(pfd, input_fd >= 0 ? 2 : 1,
+				  STP_CMD_POLL_MS) > 0 && input_fd >= 0 &&
+		    (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)))
+			forward_input();
 	}
 	/* Everything is in the relay buffers now: drain and merge. */
 	while (read_streams())

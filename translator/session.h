@@ -28,6 +28,10 @@ enum dp_kind {
 	DP_TRACEPOINT,   /* kernel.trace("SUBSYS:NAME") */
 	DP_PROFILE,      /* timer.profile: every CPU's tick */
 	DP_PERF,         /* perf.* events */
+	DP_NEVER,        /* never: compiled, never run */
+	DP_ERROR,        /* error, error(N): at the end of a run ended by
+	                  * errors, instead of the end probes */
+	DP_PROCFS,       /* procfs("PATH").read/.write */
 };
 
 struct dbg_function;
@@ -62,6 +66,11 @@ struct derived_probe {
 	                             * sys_exit_NAME (2): run only for syscall
 	                             * number syscall_nr; 0: no filter */
 	int64_t syscall_nr;
+	/* DP_PROCFS: symbol is the file name under /proc/systemtap/MODULE */
+	int procfs_write;           /* 1: .write, 0: .read */
+	int64_t procfs_maxsize;     /* .read: bytes of the read buffer, 0:
+	                             * the default (STP_PROCFS_BUFSIZE) */
+	int64_t procfs_umask;       /* -1: none given */
 	struct dbg_function *fn;    /* kernel.function & co, kernel.trace: what
 	                             * target variables are resolved against */
 	void *tvars;                /* pass 2 (elaborate/tvar.c): the target-variable

@@ -686,6 +686,9 @@ static const char *kind_name(enum dp_kind k)
 	case DP_TIMER: return "STP_PROBE_TIMER";
 	case DP_PROFILE: case DP_PERF: return "STP_PROBE_PERF";
 	case DP_TRACEPOINT: return "STP_PROBE_TRACEPOINT";
+	case DP_NEVER: return "STP_PROBE_NEVER";
+	case DP_ERROR: return "STP_PROBE_ERROR";
+	case DP_PROCFS: return "STP_PROBE_PROCFS";
 	default: return "STP_PROBE_KPROBE";
 	}
 }
@@ -711,11 +714,13 @@ static char *handler_name(struct session *s, struct derived_probe *d)
 	return xasprintf("probe_%d_d%d", probe_index(s, d->probe), i);
 }
 
-/* table_before - order of the probe table: begin probes by their order
- * number, then the others, then end probes by order; stable otherwise. */
+/* table_rank - order of the probe table: begin probes by their order
+ * number, then the others, then end probes by order, then error probes
+ * by order; stable otherwise. */
 static int table_rank(const struct derived_probe *d)
 {
-	return d->kind == DP_BEGIN ? 0 : d->kind == DP_END ? 2 : 1;
+	return d->kind == DP_BEGIN ? 0 : d->kind == DP_END ? 2 :
+		d->kind == DP_ERROR ? 3 : 1;
 }
 
 static char *q_script(struct session *s)
@@ -736,7 +741,8 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 		for (j = i; j > 0; j--) {
 			struct derived_probe *a = v[j - 1], *b = v[j];
 			int ra = table_rank(a), rb = table_rank(b);
-			if (ra < rb || (ra == rb && (ra == 1 || a->order <= b->order)))
+			if (ra < rb || (ra == rb && (ra == 1 ||
+							 a->order <= b->order)))
 				break;
 			v[j - 1] = b;
 			v[j] = a;
@@ -773,6 +779,15 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 					      d->syscall_filter,
 					      (long long)d->syscall_nr);
 			free(sym);
+		}
+		if (d->kind == DP_PROCFS) {
+			char *path = c_quote(d->symbol, strlen(d->symbol));
+			strbuf_printf(o, ",\n\t  .symbol = %s, .procfs_write = %d, "
+				      ".procfs_maxsize = %lld, .procfs_umask = %lld",
+				      path, d->procfs_write,
+				      (long long)d->procfs_maxsize,
+				      (long long)d->procfs_umask);
+			free(path);
 		}
 		if (d->kind == DP_PROFILE || d->kind == DP_PERF)
 			strbuf_printf(o, ",\n\t  .perf_type = %s, .perf_config = %s, "

@@ -10,6 +10,8 @@ Writes, into the tapset/linux directory:
                    names SystemTap gives its no-debuginfo variants
   errno.stp        errno_str() and return_str() from the kernel's errno
                    headers
+  syscall_num.stp  syscall_name(NR) and syscall_num(NAME): the system call
+                   table's names (as syscall.NAME's name variable has them)
 
 Facts used:
   - the system call table ARCH_HDRS/arch/x86/include/generated/asm/
@@ -313,6 +315,7 @@ def main():
     open(os.path.join(a.out, 'syscalls.stp'), 'w').write(''.join(sc))
     open(os.path.join(a.out, 'nd_syscalls.stp'), 'w').write(''.join(nd))
     gen_errno(common, hdr, os.path.join(a.out, 'errno.stp'))
+    gen_names(table, hdr, os.path.join(a.out, 'syscall_num.stp'))
     print('gen-syscalls: %d system calls' % count)
 
 
@@ -357,6 +360,49 @@ function return_str:string (format:long, ret:long) {
 		return sprintf("%%#o", ret)
 	return sprintf("%%d", ret)
 }
+''' % (top + 1, rows))
+
+
+def gen_names(table, hdr, out):
+    top = max(nr for nr, _ in table)
+    rows = ''.join('\t[%d] = "%s",\n' % (nr, PROBE_NAMES.get(call, call))
+                   for nr, call in table)
+    open(out, 'w').write(hdr + '''// syscall_num tapset: x86-64 system call numbers and names.
+
+%%{
+/* stp_syscall_names - the native system call table's names by number */
+static const char *const stp_syscall_names[%d] = {
+%s};
+%%}
+
+/**
+ * sfunction syscall_name - the name of native system call number NR
+ * ("getppid" for 110), as syscall.NAME's name variable has it;
+ * "syscall_NR" for a number the table does not have
+ * @nr: the system call number
+ */
+function syscall_name:string (nr:long) %%{ /* pure */ /* unprivileged */
+	s64 n = STAP_ARG_nr;
+
+	if (n >= 0 && n < ARRAY_SIZE(stp_syscall_names) && stp_syscall_names[n])
+		STAP_RETURN(stp_syscall_names[n]);
+	stp_sprintf(STAP_RETVALUE, "syscall_%%lld", (long long)n);
+%%}
+
+/**
+ * sfunction syscall_num - the number of the native system call named
+ * NAME, -1 if the table has none of that name
+ * @name: the name, as syscall_name() gives it
+ */
+function syscall_num:long (name:string) %%{ /* pure */ /* unprivileged */
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(stp_syscall_names); i++)
+		if (stp_syscall_names[i] &&
+		    !strcmp(stp_syscall_names[i], STAP_ARG_name))
+			STAP_RETURN(i);
+	STAP_RETURN(-1);
+%%}
 ''' % (top + 1, rows))
 
 

@@ -24,7 +24,10 @@ struct family {
 };
 
 /* The families, one file each; the table is in registry.c. */
-extern const struct family family_begin, family_end;   /* begin_end.c */
+extern const struct family family_begin, family_end,    /* begin_end.c */
+	family_error;
+extern const struct family family_never;               /* never.c */
+extern const struct family family_procfs;              /* procfs.c */
 extern const struct family family_timer;               /* timer.c */
 extern const struct family family_kprobe;              /* kprobe.c */
 extern const struct family family_perf;                /* perf.c */

@@ -15,6 +15,9 @@
 static const struct family *const families[] = {
 	&family_begin,
 	&family_end,
+	&family_error,
+	&family_never,
+	&family_procfs,
 	&family_timer,
 	&family_kprobe,
 	&family_perf,
