@@ -449,10 +449,12 @@ static void resolve_stmt(struct scope *sc, struct stmt *st)
 		break;
 	case S_DELETE:
 		if (st->e && st->e->kind == E_SYM) {
-			/* delete ARRAY / delete SCALAR */
+			/* delete ARRAY / delete SCALAR: says nothing about
+			 * the shape, so it is not a use that fixes the arity
+			 * (marked written once the walk is over) */
 			struct sym *y = lookup_sym(sc, st->e->name, &st->e->loc, 1);
 			st->e->sym = y;
-			y->written = 1;
+			y->deleted = 1;
 			break;
 		}
 		resolve_expr(sc, st->e, 1);
@@ -875,7 +877,11 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 		break;
 	case E_STATOP:
 	case E_HIST:
-		infer_expr(in, e->a, TYPE_STATS);
+		ta = infer_expr(in, e->a, TYPE_STATS);
+		if (ta != TYPE_UNKNOWN && ta != TYPE_STATS && in->report)
+			diag_error(&e->a->loc, "@%s needs a statistic (a "
+				   "variable filled with '<<<'), but this is "
+				   "a %s", e->name, type_name(ta));
 		for (i = 0; i < e->args.n; i++)
 			infer_expr(in, e->args.items[i], TYPE_LONG);
 		if (e->kind == E_STATOP && in->report)
@@ -1114,6 +1120,31 @@ static void check_duplicates(struct stapfile *f)
 	}
 }
 
+/* deleted_written - a 'delete NAME' writes NAME: once every use has fixed
+ * the shapes, mark the deleted variables written. */
+static void deleted_written(struct session *s)
+{
+	struct vec *v;
+	int i, j, k, f;
+	for (f = -1; f < s->library.n; f++) {
+		struct stapfile *sf = f < 0 ? s->user : s->library.items[f];
+		for (j = 0; j < sf->globals.n; j++) {
+			struct sym *y = sf->globals.items[j];
+			y->written |= y->deleted;
+		}
+	}
+	for (i = 0; i < s->probes.n + s->functions.n; i++) {
+		v = i < s->probes.n ?
+			&((struct probe *)s->probes.items[i])->locals :
+			&((struct functiondecl *)
+			  s->functions.items[i - s->probes.n])->locals;
+		for (k = 0; k < v->n; k++) {
+			struct sym *y = v->items[k];
+			y->written |= y->deleted;
+		}
+	}
+}
+
 int elaborate(struct session *s)
 {
 	struct scope sc = { .s = s };
@@ -1169,6 +1200,7 @@ int elaborate(struct session *s)
 	for (i = 0; i < sc.worklist.n; i++)
 		vec_push(&s->functions, sc.worklist.items[i]);
 	free(sc.worklist.items);
+	deleted_written(s);
 
 	if (s->derived.n == 0 && diag_error_count() == errors0)
 		diag_error(NULL, "the script has no probes");

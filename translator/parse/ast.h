@@ -199,6 +199,7 @@ struct sym {
 	int wrap;                  /* % */
 	int is_private;
 	int written, read;         /* pass 2: seen as lvalue / rvalue */
+	int deleted;               /* pass 2: named by 'delete NAME' */
 	int live;                  /* pass 2: used by code that is kept */
 	int pcpu;                  /* pass 3: a counter kept per CPU
 	                            * (codegen/pcpu.c) */
