@@ -73,6 +73,8 @@ enum expr_kind {
 	E_ENTRY,      /* @entry(a) */
 	E_DEFINED,    /* @defined(a); name "probewrite": @probewrite(a) */
 	E_CAST,       /* @cast(a, "type", "module") */
+	E_WILD,       /* '*': a key of an array slice (delete a[*, k],
+	               * [*, k] in a, foreach (... in a[*, k])) */
 };
 
 /* One element of a target-variable chain: ->field, [index] or .field. */
@@ -134,6 +136,8 @@ struct stmt {
 	                            * value sort uses ("count", "sum", "min",
 	                            * "max", "avg"; a@sum), or NULL */
 	struct expr *limit;        /* or NULL */
+	struct vec slice;          /* foreach (... in array[k1, *, ...]): the
+	                            * slice's keys (E_WILD for '*'), or empty */
 	const char *catch_var;     /* S_TRY: name of the catch variable or NULL */
 	struct sym *catch_sym;     /* pass 2 */
 };

@@ -303,7 +303,15 @@ static void parse_args(struct parser *p, struct vec *args, const char *close)
 	if (accept(p, close))
 		return;
 	for (;;) {
-		vec_push(args, parse_expr(p));
+		struct token *t = peek(p);
+		struct token *n = peekn(p, 1);
+		if (!strcmp(close, "]") && tok_is(t, "*") &&
+		    (tok_is(n, ",") || tok_is(n, "]"))) {
+			/* a slice key: pass 2 says where it is allowed */
+			vec_push(args, mk_expr(E_WILD, next(p)));
+		} else {
+			vec_push(args, parse_expr(p));
+		}
 		if (accept(p, close))
 			return;
 		if (!is_op(p, ",")) {
@@ -874,6 +882,12 @@ static struct stmt *parse_foreach(struct parser *p, struct token *kw)
 	struct token *a = expect_ident(p, "an array name");
 	s->array = mk_expr(E_SYM, a);
 	s->array->name = a->text;
+	if (is_op(p, "[")) {
+		struct token *b = next(p);
+		parse_args(p, &s->slice, "]");
+		if (s->slice.n == 0)
+			fail_at(p, b, "an array slice needs at least one key");
+	}
 	if (peek(p)->type == T_IDENT && in_list(statops, peek(p)->text) &&
 	    strcmp(peek(p)->text, "@variance")) {
 		/* a@sum: statistics array sorted by that aggregate */
