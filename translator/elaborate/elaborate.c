@@ -1252,6 +1252,7 @@ int elaborate(struct session *s)
 	infer_all(s, 0);
 	if (diag_error_count() != errors0)
 		goto out;
+	autocast_index(s);
 	for (i = 0; i < s->probes.n; i++)
 		tvar_check_probe(s, s->probes.items[i]);
 	for (i = 0; i < s->functions.n; i++) {

@@ -72,7 +72,9 @@ enum expr_kind {
 	E_TARGET,     /* $name / @var("...") with a chain of components */
 	E_ENTRY,      /* @entry(a) */
 	E_DEFINED,    /* @defined(a); name "probewrite": @probewrite(a) */
-	E_CAST,       /* @cast(a, "type", "module") */
+	E_CAST,       /* @cast(a, "type", "module"); name NULL: an autocast
+	               * a->field... on a script expression a whose C type
+	               * pass 2 finds (tvar.c) */
 	E_WILD,       /* '*': a key of an array slice (delete a[*, k],
 	               * [*, k] in a, foreach (... in a[*, k])) */
 };

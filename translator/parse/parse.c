@@ -531,6 +531,17 @@ static struct expr *parse_postfix(struct parser *p)
 		e = ix;
 		t = peek(p);
 	}
+	if (tok_is(t, "->") && e->kind != E_TARGET && e->kind != E_CAST) {
+		/* autocast: ->field on any expression; pass 2 finds the
+		 * C type it points to */
+		struct expr *ac = mk_expr(E_CAST, t);
+		ac->loc = e->loc;
+		ac->a = e;
+		ac->name = NULL;
+		parse_target_chain(p, ac);
+		e = ac;
+		t = peek(p);
+	}
 	while (tok_is(t, "++") || tok_is(t, "--")) {
 		struct expr *u = mk_expr(E_INCDEC, t);
 		enter(p);

@@ -183,6 +183,11 @@ void pprint_expr(struct strbuf *out, const struct expr *e, int top)
 		strbuf_addc(out, ')');
 		break;
 	case E_CAST:
+		if (!e->name) {          /* autocast */
+			pp_operand(out, e->a);
+			pp_chain(out, &e->components);
+			break;
+		}
 		strbuf_add(out, "@cast(");
 		pprint_expr(out, e->a, 1);
 		strbuf_add(out, ", ");
