@@ -631,6 +631,8 @@ static void visit_stmt(struct visit *v, struct stmt *st)
 	visit_expr(v, st->init);
 	visit_expr(v, st->step);
 	visit_expr(v, st->limit);
+	for (i = 0; i < st->slice.n; i++)
+		visit_expr(v, st->slice.items[i]);
 	visit_stmt(v, st->body);
 	visit_stmt(v, st->els);
 }
