@@ -531,9 +531,11 @@ static struct expr *parse_postfix(struct parser *p)
 		e = ix;
 		t = peek(p);
 	}
-	if (tok_is(t, "->") && e->kind != E_TARGET && e->kind != E_CAST) {
-		/* autocast: ->field on any expression; pass 2 finds the
-		 * C type it points to */
+	if (tok_is(t, "->")) {
+		/* autocast: ->field on any expression (a target variable's
+		 * or @cast's own chain was taken by parse_primary, so this
+		 * one follows a parenthesised expression or a value); pass 2
+		 * finds the C type it points to */
 		struct expr *ac = mk_expr(E_CAST, t);
 		ac->loc = e->loc;
 		ac->a = e;
