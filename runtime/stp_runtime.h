@@ -512,6 +512,14 @@ int stp_map_exists(struct stp_map *m, const union stp_key *keys);
  * stp_map_clear - remove everything.  Lock: exclusive. */
 void stp_map_delete(struct stp_map *m, const union stp_key *keys);
 void stp_map_clear(struct stp_map *m);
+/* stp_map_slice - the elements of @m whose keys equal @keys at every
+ * position i whose bit (1 << i) in @wild is clear (the '*' keys of a
+ * slice, whose @keys entries are ignored).  @del 0: returns 1 if there
+ * is one, else 0 (lock: shared); @del 1: removes them all as
+ * stp_map_delete does and returns how many (lock: exclusive).  Probe
+ * context; does not sleep; O(elements). */
+int stp_map_slice(struct stp_map *m, const union stp_key *keys, u32 wild,
+		  int del);
 
 /* stp_stat_add - `m[keys] <<< v` on this CPU's part.  Returns 0, or -1
  * after recording the overflow error as stp_map_ref does.

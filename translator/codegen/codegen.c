@@ -149,6 +149,8 @@ static void use_stmt(struct usage *u, struct stmt *st, struct vec *callees)
 	use_expr(u, st->step, 0, callees);
 	use_expr(u, st->array, 1, callees);  /* foreach sorts in place */
 	use_expr(u, st->limit, 0, callees);
+	for (i = 0; i < st->slice.n; i++)
+		use_expr(u, st->slice.items[i], 0, callees);
 	for (i = 0; i < st->keys.n; i++)
 		use_expr(u, st->keys.items[i], 1, callees);
 	use_expr(u, st->value, 1, callees);

@@ -73,6 +73,36 @@ char *gen_map_keys(struct gen *g, const struct sym *y, struct vec *args)
 	return kv;
 }
 
+/* slice_mask - the bits of the '*' keys among @args (0: not a slice) */
+static unsigned slice_mask(const struct vec *args)
+{
+	unsigned w = 0;
+	int i;
+	for (i = 0; i < args->n; i++)
+		if (((struct expr *)args->items[i])->kind == E_WILD)
+			w |= 1u << i;
+	return w;
+}
+
+/* gen_slice_keys - as gen_map_keys, for keys that may be '*' (left 0,
+ * their bit set in *@wild). */
+static char *gen_slice_keys(struct gen *g, const struct sym *y,
+			    struct vec *args, unsigned *wild)
+{
+	struct vec fixed = { 0 };
+	struct expr zero = { .kind = E_NUM, .type = TYPE_LONG };
+	char *kv;
+	int i;
+	*wild = slice_mask(args);
+	for (i = 0; i < args->n; i++) {
+		struct expr *a = args->items[i];
+		vec_push(&fixed, a->kind == E_WILD ? &zero : a);
+	}
+	kv = gen_map_keys(g, y, &fixed);
+	free(fixed.items);
+	return kv;
+}
+
 /* map_name - "&g_NAME" for map global @y. */
 static char *map_ref(const struct sym *y)
 {
@@ -170,6 +200,16 @@ static char *gen_map_expr(struct gen *g, struct expr *e)
 		if (!is_map(e->sym)) {
 			unsupported(g, &e->loc, "'in' on this operand");
 			t = xstrdup("0");
+			break;
+		}
+		if (slice_mask(&e->args)) {
+			unsigned w;
+			k = gen_slice_keys(g, e->sym, &e->args, &w);
+			m = map_ref(e->sym);
+			t = new_temp(g, TYPE_LONG);
+			emit(g, "%s = stp_map_slice(%s, %s, 0x%xu, 0);", t, m,
+			     k, w);
+			free(m);
 			break;
 		}
 		k = gen_map_keys(g, e->sym, &e->args);
@@ -850,11 +890,25 @@ static void gen_foreach(struct gen *g, struct stmt *st)
 {
 	const struct sym *y = st->array ? st->array->sym : NULL;
 	const char *aggr = st->sort_aggr ? statop_c(st->sort_aggr) : NULL;
-	char *brk, *cont, *I, *E, *lim, *l, *v;
+	char *brk, *cont, *I, *E, *lim, *l, *v, *cnt = NULL;
+	char *fixed[9] = { 0 };
 	int i;
 	if (!is_map(y)) {
 		unsupported(g, &st->loc, "foreach over this expression");
 		return;
+	}
+	/* a slice's fixed keys are evaluated once, before the loop */
+	for (i = 0; i < st->slice.n && i < 9; i++) {
+		struct expr *k = st->slice.items[i];
+		if (k->kind == E_WILD)
+			continue;
+		fixed[i] = new_temp(g, y->key_types[i]);
+		v = gen_expr(g, k);
+		if (y->key_types[i] == TYPE_STRING)
+			emit(g, "stp_strcpy(%s, %s);", fixed[i], v);
+		else
+			emit(g, "%s = %s;", fixed[i], v);
+		free(v);
 	}
 	brk = new_label(g, "brk");
 	cont = new_label(g, "cont");
@@ -869,12 +923,34 @@ static void gen_foreach(struct gen *g, struct stmt *st)
 	} else {
 		lim = xstrdup("S64_MAX");
 	}
+	if (st->slice.n) {
+		/* the limit counts the elements of the slice */
+		cnt = new_temp(g, TYPE_LONG);
+		emit(g, "%s = 0;", cnt);
+	}
 	emit(g, "if (unlikely(stp_map_iter_start(c, &g_%s, &%s, %d, %d, %s, "
 	     "%s, %s)))", y->name, I, st->sort_dir ? st->sort_key : 0,
-	     st->sort_dir, aggr ? aggr : "STP_STAT_COUNT", lim, l);
+	     st->sort_dir, aggr ? aggr : "STP_STAT_COUNT",
+	     cnt ? "S64_MAX" : lim, l);
 	emit(g, "\tgoto %s;", g->err_label);
 	emit(g, "while ((%s = stp_map_iter_next(&%s))) {", E, I);
 	g->indent++;
+	for (i = 0; i < st->slice.n && i < 9; i++) {
+		if (!fixed[i])
+			continue;
+		if (y->key_types[i] == TYPE_STRING)
+			emit(g, "if (strncmp(stp_map_iter_key_str(%s.t, %s, %d), "
+			     "%s, MAXSTRINGLEN - 1)) goto %s;", I, E, i,
+			     fixed[i], cont);
+		else
+			emit(g, "if (stp_map_iter_key_long(%s.t, %s, %d) != %s) "
+			     "goto %s;", I, E, i, fixed[i], cont);
+		free(fixed[i]);
+	}
+	if (cnt) {
+		emit(g, "if (%s++ >= %s) goto %s;", cnt, lim, brk);
+		free(cnt);
+	}
 	for (i = 0; i < st->keys.n; i++) {
 		struct expr *k = st->keys.items[i];
 		char *r = var_ref(g, k->sym);
@@ -979,7 +1055,15 @@ void gen_stmt(struct gen *g, struct stmt *st)
 		gen_return(g, st);
 		break;
 	case S_DELETE:
-		if (st->e->kind == E_INDEX && is_map(st->e->sym)) {
+		if (st->e->kind == E_INDEX && is_map(st->e->sym) &&
+		    slice_mask(&st->e->args)) {
+			unsigned w;
+			char *k = gen_slice_keys(g, st->e->sym, &st->e->args,
+						 &w);
+			emit(g, "(void)stp_map_slice(&g_%s, %s, 0x%xu, 1);",
+			     st->e->sym->name, k, w);
+			free(k);
+		} else if (st->e->kind == E_INDEX && is_map(st->e->sym)) {
 			char *k = gen_map_keys(g, st->e->sym, &st->e->args);
 			emit(g, "stp_map_delete(&g_%s, %s);", st->e->sym->name, k);
 			free(k);

@@ -127,6 +127,8 @@ static void pc_stmt(struct pc_use *u, struct stmt *st)
 	ast_walk_expr(st->step, pc_expr, u);
 	ast_walk_expr(st->array, pc_expr, u);
 	ast_walk_expr(st->limit, pc_expr, u);
+	for (i = 0; i < st->slice.n; i++)
+		ast_walk_expr(st->slice.items[i], pc_expr, u);
 	pc_stmt(u, st->body);
 	pc_stmt(u, st->els);
 }

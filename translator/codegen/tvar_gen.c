@@ -280,6 +280,11 @@ static char *gen_long(struct gen *g, struct expr *e, int addr_of,
 {
 	struct tv_path path;
 	struct pos p;
+	if (e->kind == E_CAST && e->name && !e->components.n)
+		/* @cast(PTR, "T") and &@cast(PTR, "T"): PTR itself; its
+		 * type matters only to a '->' after it (autocast), so the
+		 * type is not looked up here */
+		return gen_expr(g, e->a);
 	if (tvar_resolve(g->s, g->dp, e, addr_of ? TV_ADDR : TV_VALUE,
 			 &path) < 0) {
 		g->failed = 1;

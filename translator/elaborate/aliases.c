@@ -200,8 +200,9 @@ static int check_cond(struct session *s, const struct expr *e)
 	if (!e)
 		return 0;
 	if (e->kind == E_SYM && !is_global_name(s, e->name)) {
-		diag_error(&e->loc, "a probe condition can only use global "
-			   "variables, and '%s' is not one", e->name);
+		diag_error(&e->loc, "unknown variable '%s' in a probe "
+			   "condition: no global of that name in the script "
+			   "or the tapsets", e->name);
 		return -1;
 	}
 	if (e->kind == E_ASSIGN || e->kind == E_INCDEC ||

@@ -263,6 +263,18 @@ static void resolve_array(struct scope *sc, struct expr *base, int nkeys,
 		y->read = 1;
 }
 
+/* resolve_slice_keys - the keys of an access that may be an array slice
+ * (delete, membership, foreach): '*' keys are allowed here. */
+static void resolve_slice_keys(struct scope *sc, struct vec *args)
+{
+	int i;
+	for (i = 0; i < args->n; i++) {
+		struct expr *k = args->items[i];
+		if (k->kind != E_WILD)
+			resolve_expr(sc, k, 0);
+	}
+}
+
 static void resolve_call(struct scope *sc, struct expr *e)
 {
 	int exists;
@@ -329,7 +341,7 @@ static void resolve_expr(struct scope *sc, struct expr *e, int lvalue)
 		e->sym = e->a->sym;
 		break;
 	case E_IN:
-		resolve_args(sc, &e->args);
+		resolve_slice_keys(sc, &e->args);
 		resolve_array(sc, e->a, e->args.n, 0);
 		e->sym = e->a->sym;
 		break;
@@ -405,6 +417,11 @@ static void resolve_expr(struct scope *sc, struct expr *e, int lvalue)
 	case E_CAST:
 		resolve_target_operands(sc, e);
 		break;
+	case E_WILD:
+		diag_error(&e->loc, "a '*' key is allowed only in an array "
+			   "slice: delete A[*, k], [*, k] in A, foreach "
+			   "([a, b] in A[*, k])");
+		break;
 	}
 }
 
@@ -438,6 +455,12 @@ static void resolve_stmt(struct scope *sc, struct stmt *st)
 		if (st->array) {
 			resolve_array(sc, st->array, st->keys.n, 0);
 		}
+		resolve_slice_keys(sc, &st->slice);
+		if (st->slice.n && st->slice.n != st->keys.n)
+			diag_error(&st->array->loc, "the slice of '%s' has %d "
+				   "key%s but the loop binds %d", st->array->name,
+				   st->slice.n, st->slice.n == 1 ? "" : "s",
+				   st->keys.n);
 		for (i = 0; i < st->keys.n; i++)
 			resolve_expr(sc, st->keys.items[i], 1);
 		if (st->value)
@@ -449,10 +472,20 @@ static void resolve_stmt(struct scope *sc, struct stmt *st)
 		break;
 	case S_DELETE:
 		if (st->e && st->e->kind == E_SYM) {
-			/* delete ARRAY / delete SCALAR */
+			/* delete ARRAY / delete SCALAR: says nothing about
+			 * the shape, so it is not a use that fixes the arity
+			 * (marked written once the walk is over) */
 			struct sym *y = lookup_sym(sc, st->e->name, &st->e->loc, 1);
 			st->e->sym = y;
-			y->written = 1;
+			y->deleted = 1;
+			break;
+		}
+		if (st->e && st->e->kind == E_INDEX && st->e->a &&
+		    st->e->a->kind == E_SYM) {
+			/* delete A[k...], maybe a slice A[*, k] */
+			resolve_slice_keys(sc, &st->e->args);
+			resolve_array(sc, st->e->a, st->e->args.n, 1);
+			st->e->sym = st->e->a->sym;
 			break;
 		}
 		resolve_expr(sc, st->e, 1);
@@ -718,6 +751,8 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 	if (!e)
 		return TYPE_UNKNOWN;
 	switch (e->kind) {
+	case E_WILD:          /* any key: its type is the array's */
+		break;
 	case E_NUM:
 		t = TYPE_LONG;
 		break;
@@ -875,7 +910,11 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 		break;
 	case E_STATOP:
 	case E_HIST:
-		infer_expr(in, e->a, TYPE_STATS);
+		ta = infer_expr(in, e->a, TYPE_STATS);
+		if (ta != TYPE_UNKNOWN && ta != TYPE_STATS && in->report)
+			diag_error(&e->a->loc, "@%s needs a statistic (a "
+				   "variable filled with '<<<'), but this is "
+				   "a %s", e->name, type_name(ta));
 		for (i = 0; i < e->args.n; i++)
 			infer_expr(in, e->args.items[i], TYPE_LONG);
 		if (e->kind == E_STATOP && in->report)
@@ -940,6 +979,12 @@ static void infer_stmt(struct infer *in, struct stmt *st)
 		struct sym *a = st->array ? st->array->sym : NULL;
 		for (i = 0; a && i < st->keys.n && i < 9; i++) {
 			struct expr *k = st->keys.items[i];
+			enum stp_type kt = infer_expr(in, k, a->key_types[i]);
+			settle(in, &a->key_types[i], &a->key_loc[i], kt,
+			       &k->loc, "this array key");
+		}
+		for (i = 0; a && i < st->slice.n && i < 9; i++) {
+			struct expr *k = st->slice.items[i];
 			enum stp_type kt = infer_expr(in, k, a->key_types[i]);
 			settle(in, &a->key_types[i], &a->key_loc[i], kt,
 			       &k->loc, "this array key");
@@ -1114,6 +1159,31 @@ static void check_duplicates(struct stapfile *f)
 	}
 }
 
+/* deleted_written - a 'delete NAME' writes NAME: once every use has fixed
+ * the shapes, mark the deleted variables written. */
+static void deleted_written(struct session *s)
+{
+	struct vec *v;
+	int i, j, k, f;
+	for (f = -1; f < s->library.n; f++) {
+		struct stapfile *sf = f < 0 ? s->user : s->library.items[f];
+		for (j = 0; j < sf->globals.n; j++) {
+			struct sym *y = sf->globals.items[j];
+			y->written |= y->deleted;
+		}
+	}
+	for (i = 0; i < s->probes.n + s->functions.n; i++) {
+		v = i < s->probes.n ?
+			&((struct probe *)s->probes.items[i])->locals :
+			&((struct functiondecl *)
+			  s->functions.items[i - s->probes.n])->locals;
+		for (k = 0; k < v->n; k++) {
+			struct sym *y = v->items[k];
+			y->written |= y->deleted;
+		}
+	}
+}
+
 int elaborate(struct session *s)
 {
 	struct scope sc = { .s = s };
@@ -1169,6 +1239,7 @@ int elaborate(struct session *s)
 	for (i = 0; i < sc.worklist.n; i++)
 		vec_push(&s->functions, sc.worklist.items[i]);
 	free(sc.worklist.items);
+	deleted_written(s);
 
 	if (s->derived.n == 0 && diag_error_count() == errors0)
 		diag_error(NULL, "the script has no probes");
@@ -1181,6 +1252,7 @@ int elaborate(struct session *s)
 	infer_all(s, 0);
 	if (diag_error_count() != errors0)
 		goto out;
+	autocast_index(s);
 	for (i = 0; i < s->probes.n; i++)
 		tvar_check_probe(s, s->probes.items[i]);
 	for (i = 0; i < s->functions.n; i++) {

@@ -318,6 +318,22 @@ static void final_check(struct walk *w, struct pos *p, enum tv_use use,
 static int base_of(struct walk *w, struct session *s, struct derived_probe *d,
 		   struct expr *e, struct tv_path *out)
 {
+	if (e->kind == E_CAST && !e->name) {
+		/* autocast: OPERAND->field... */
+		struct ctype *t = autocast_type(s, d, e);
+		if (!t) {
+			walk_error(w, &e->loc, "cannot tell what this expression "
+				   "points to for '->' (autocast follows target "
+				   "variables and @cast through locals and "
+				   "function returns; use @cast(EXPR, \"TYPE\"))",
+				   NULL, NULL);
+			return -1;
+		}
+		out->kind = DL_ADDR;
+		out->cast_operand = e->a;
+		out->type = t;
+		return 0;
+	}
 	if (e->kind == E_CAST) {
 		struct dbg_provider *prov = dbg_provider_for(s);
 		const char *mod = e->module;
@@ -433,9 +449,8 @@ int tvar_resolve(struct session *s, struct derived_probe *d, struct expr *e,
 	return resolve(&w, s, d, e, use, out);
 }
 
-/* resolve_quiet - tvar_resolve() without diagnostics */
-static int resolve_quiet(struct session *s, struct derived_probe *d,
-			 struct expr *e, enum tv_use use, struct tv_path *out)
+int tvar_resolve_quiet(struct session *s, struct derived_probe *d,
+		       struct expr *e, enum tv_use use, struct tv_path *out)
 {
 	int errs = diag_error_count(), quiet = diag_quiet, rc;
 	diag_quiet = 1;
@@ -518,7 +533,7 @@ static int defined_in(struct session *s, struct derived_probe *d,
 		return 1;
 	if (tvar_is_set(e) || pretty_depth(last_name(e)))
 		return d && d->fn;
-	ok = resolve_quiet(s, d, e, TV_VALUE, &path) == 0;
+	ok = tvar_resolve_quiet(s, d, e, TV_VALUE, &path) == 0;
 	/* a struct is defined even though it is not a number */
 	if (!ok && e->components.n == 0 && e->kind == E_TARGET && d && d->fn &&
 	    e->name[0] == '$' && e->name[1] != '$') {
@@ -616,6 +631,8 @@ static void visit_stmt(struct visit *v, struct stmt *st)
 	visit_expr(v, st->init);
 	visit_expr(v, st->step);
 	visit_expr(v, st->limit);
+	for (i = 0; i < st->slice.n; i++)
+		visit_expr(v, st->slice.items[i]);
 	visit_stmt(v, st->body);
 	visit_stmt(v, st->els);
 }
@@ -762,6 +779,9 @@ static void check_one(void *arg, struct expr *e, int *skip)
 		*skip = 1;
 		return;
 	}
+	if (e->kind == E_CAST && !e->name)
+		tvar_resolve(k->s, k->d, e, pretty_depth(last_name(e)) ?
+			     TV_PRETTY : TV_VALUE, &path);
 	if (e->kind == E_CAST)
 		return;            /* the cast's operand is visited on */
 	*skip = 1;

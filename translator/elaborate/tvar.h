@@ -18,4 +18,19 @@ void tvar_check_function(struct session *s, struct stmt *body);
  * local, at the probe address) of @d, in declaration order. */
 void tvar_list(struct session *s, struct derived_probe *d, struct strbuf *out);
 
+/* tvar_resolve_quiet - tvar_resolve() without diagnostics. */
+int tvar_resolve_quiet(struct session *s, struct derived_probe *d,
+		       struct expr *e, enum tv_use use, struct tv_path *out);
+
+/* autocast_index - record the program's assignments to locals, which
+ * autocast_type follows (autocast.c).  Call once the program is resolved
+ * and before target expressions are resolved. */
+void autocast_index(struct session *s);
+
+/* autocast_type - the struct or union autocast @e (an E_CAST without a
+ * type name: OPERAND->field...) points to in derived probe @d (NULL in a
+ * function), or NULL when OPERAND's type is not known. */
+struct ctype *autocast_type(struct session *s, struct derived_probe *d,
+			    struct expr *e);
+
 #endif

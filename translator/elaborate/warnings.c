@@ -87,6 +87,8 @@ static void mark_stmt(const struct stmt *st)
 	mark_expr(st->value);
 	mark_expr(st->array);
 	mark_expr(st->limit);
+	for (i = 0; i < st->slice.n; i++)
+		mark_expr(st->slice.items[i]);
 }
 
 void elide_unused(struct session *s)
@@ -196,6 +198,9 @@ static int stmt_pure(const struct stmt *st)
 	case S_FOREACH:
 		if (effects(st->limit, 1))
 			return 0;
+		for (int i = 0; i < st->slice.n; i++)
+			if (effects(st->slice.items[i], 1))
+				return 0;
 		break;
 	default:
 		break;
@@ -233,6 +238,8 @@ static void mark_reads_stmt(struct stmt *st)
 	mark_reads(st->step, 0);
 	mark_reads(st->limit, 0);
 	mark_reads(st->array, 0);
+	for (i = 0; i < st->slice.n; i++)
+		mark_reads(st->slice.items[i], 0);
 	mark_reads_stmt(st->body);
 	mark_reads_stmt(st->els);
 }

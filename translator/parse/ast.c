@@ -128,6 +128,8 @@ struct stmt *stmt_copy(const struct stmt *s)
 	c->value = expr_copy(s->value);
 	c->array = expr_copy(s->array);
 	c->limit = expr_copy(s->limit);
+	memset(&c->slice, 0, sizeof(c->slice));
+	copy_exprs(&c->slice, &s->slice);
 	c->catch_sym = NULL;
 	return c;
 }
@@ -162,6 +164,8 @@ void ast_walk_stmt(struct stmt *st, ast_expr_fn fn, void *arg)
 	ast_walk_expr(st->step, fn, arg);
 	ast_walk_expr(st->limit, fn, arg);
 	ast_walk_expr(st->array, fn, arg);
+	for (i = 0; i < st->slice.n; i++)
+		ast_walk_expr(st->slice.items[i], fn, arg);
 	ast_walk_stmt(st->body, fn, arg);
 	ast_walk_stmt(st->els, fn, arg);
 }

@@ -72,7 +72,11 @@ enum expr_kind {
 	E_TARGET,     /* $name / @var("...") with a chain of components */
 	E_ENTRY,      /* @entry(a) */
 	E_DEFINED,    /* @defined(a); name "probewrite": @probewrite(a) */
-	E_CAST,       /* @cast(a, "type", "module") */
+	E_CAST,       /* @cast(a, "type", "module"); name NULL: an autocast
+	               * a->field... on a script expression a whose C type
+	               * pass 2 finds (tvar.c) */
+	E_WILD,       /* '*': a key of an array slice (delete a[*, k],
+	               * [*, k] in a, foreach (... in a[*, k])) */
 };
 
 /* One element of a target-variable chain: ->field, [index] or .field. */
@@ -134,6 +138,8 @@ struct stmt {
 	                            * value sort uses ("count", "sum", "min",
 	                            * "max", "avg"; a@sum), or NULL */
 	struct expr *limit;        /* or NULL */
+	struct vec slice;          /* foreach (... in array[k1, *, ...]): the
+	                            * slice's keys (E_WILD for '*'), or empty */
 	const char *catch_var;     /* S_TRY: name of the catch variable or NULL */
 	struct sym *catch_sym;     /* pass 2 */
 };
@@ -199,6 +205,7 @@ struct sym {
 	int wrap;                  /* % */
 	int is_private;
 	int written, read;         /* pass 2: seen as lvalue / rvalue */
+	int deleted;               /* pass 2: named by 'delete NAME' */
 	int live;                  /* pass 2: used by code that is kept */
 	int pcpu;                  /* pass 3: a counter kept per CPU
 	                            * (codegen/pcpu.c) */

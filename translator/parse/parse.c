@@ -304,7 +304,15 @@ static void parse_args(struct parser *p, struct vec *args, const char *close)
 	if (accept(p, close))
 		return;
 	for (;;) {
-		vec_push(args, parse_expr(p));
+		struct token *t = peek(p);
+		struct token *n = peekn(p, 1);
+		if (!strcmp(close, "]") && tok_is(t, "*") &&
+		    (tok_is(n, ",") || tok_is(n, "]"))) {
+			/* a slice key: pass 2 says where it is allowed */
+			vec_push(args, mk_expr(E_WILD, next(p)));
+		} else {
+			vec_push(args, parse_expr(p));
+		}
 		if (accept(p, close))
 			return;
 		if (!is_op(p, ",")) {
@@ -522,6 +530,19 @@ static struct expr *parse_postfix(struct parser *p)
 		if (ix->args.n == 0)
 			fail_at(p, t, "an array index needs at least one key");
 		e = ix;
+		t = peek(p);
+	}
+	if (tok_is(t, "->")) {
+		/* autocast: ->field on any expression (a target variable's
+		 * or @cast's own chain was taken by parse_primary, so this
+		 * one follows a parenthesised expression or a value); pass 2
+		 * finds the C type it points to */
+		struct expr *ac = mk_expr(E_CAST, t);
+		ac->loc = e->loc;
+		ac->a = e;
+		ac->name = NULL;
+		parse_target_chain(p, ac);
+		e = ac;
 		t = peek(p);
 	}
 	while (tok_is(t, "++") || tok_is(t, "--")) {
@@ -875,6 +896,12 @@ static struct stmt *parse_foreach(struct parser *p, struct token *kw)
 	struct token *a = expect_ident(p, "an array name");
 	s->array = mk_expr(E_SYM, a);
 	s->array->name = a->text;
+	if (is_op(p, "[")) {
+		struct token *b = next(p);
+		parse_args(p, &s->slice, "]");
+		if (s->slice.n == 0)
+			fail_at(p, b, "an array slice needs at least one key");
+	}
 	if (peek(p)->type == T_IDENT && in_list(statops, peek(p)->text) &&
 	    strcmp(peek(p)->text, "@variance")) {
 		/* a@sum: statistics array sorted by that aggregate */

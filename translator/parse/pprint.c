@@ -62,7 +62,7 @@ static void pp_operand(struct strbuf *out, const struct expr *e)
 	switch (e->kind) {
 	case E_SYM: case E_INDEX: case E_CALL: case E_PRINT: case E_STATOP:
 	case E_HIST: case E_TARGET: case E_ENTRY: case E_DEFINED: case E_CAST:
-	case E_STR:
+	case E_STR: case E_WILD:
 		pprint_expr(out, e, 1);
 		return;
 	default:
@@ -142,6 +142,9 @@ void pprint_expr(struct strbuf *out, const struct expr *e, int top)
 		pp_args(out, &e->args);
 		strbuf_addc(out, ')');
 		break;
+	case E_WILD:
+		strbuf_addc(out, '*');
+		break;
 	case E_IN:
 		strbuf_addc(out, '[');
 		pp_args(out, &e->args);
@@ -180,6 +183,11 @@ void pprint_expr(struct strbuf *out, const struct expr *e, int top)
 		strbuf_addc(out, ')');
 		break;
 	case E_CAST:
+		if (!e->name) {          /* autocast */
+			pp_operand(out, e->a);
+			pp_chain(out, &e->components);
+			break;
+		}
 		strbuf_add(out, "@cast(");
 		pprint_expr(out, e->a, 1);
 		strbuf_add(out, ", ");
@@ -282,6 +290,11 @@ void pprint_stmt(struct strbuf *out, const struct stmt *s, int indent)
 		}
 		strbuf_add(out, "] in ");
 		strbuf_add(out, s->array->name);
+		if (s->slice.n) {
+			strbuf_addc(out, '[');
+			pp_args(out, &s->slice);
+			strbuf_addc(out, ']');
+		}
 		if (s->sort_aggr) {
 			strbuf_addc(out, '@');
 			strbuf_add(out, s->sort_aggr);
