@@ -214,6 +214,8 @@ int stp_probes_register(void)
 	}
 	stp_warn_wildcards();
 	rc = stp_tracepoints_register();        /* tracepoints.c */
+	if (!rc)
+		rc = stp_uprobes_register();    /* uprobes.c */
 	if (rc)
 		stp_probes_unregister();
 	return rc;
@@ -225,6 +227,7 @@ void stp_probes_unregister(void)
 	struct kretprobe **krps;
 	int i, nk = 0, nr = 0;
 
+	stp_uprobes_unregister();               /* uprobes.c */
 	stp_tracepoints_unregister();           /* tracepoints.c */
 	if (!stp_rt)
 		return;

@@ -135,6 +135,18 @@ int stp_tracepoints_register(void);
  * running (tracepoint_synchronize_unregister).  Idempotent.  Process
  * context; sleeps. */
 void stp_tracepoints_unregister(void);
+/* ---- uprobes.c ---- */
+/* stp_uprobes_register - register every STP_PROBE_UPROBE probe by the
+ * inode of its path and its file offset (uprobe_register_refctr), at
+ * once whether or not the program runs.  Returns 0 or -errno of the
+ * first non-optional failure (no such file: -ENOENT), reported with
+ * stp_ctl_send_text; then none stays registered.  A failing probe of a
+ * wildcard is a warning.  Process context; sleeps. */
+int stp_uprobes_register(void);
+/* stp_uprobes_unregister - unregister them; on return no handler of ours
+ * runs (uprobe_unregister waits for them) and the inodes are released.
+ * Idempotent.  Process context; sleeps. */
+void stp_uprobes_unregister(void);
 
 /* stp_run_kind - run every probe of @kind (begin/end) in table order in
  * the calling process, with state @want. */

@@ -665,6 +665,12 @@ enum stp_probe_kind {
 	                            * perf_config, sample, perf_freq
 	                            * (timer.profile, perf.*) */
 	STP_PROBE_TRACEPOINT,      /* symbol: the tracepoint's name */
+	STP_PROBE_UPROBE,          /* path + offset (file offset of the
+	                            * instruction), is_return, ref_ctr_offset
+	                            * (uprobes.c) */
+	STP_PROBE_PROC_BEGIN,      /* a process starts (path: only processes
+	                            * executing that file), uprobes.c */
+	STP_PROBE_PROC_END,        /* a process (its last thread) exits */
 };
 
 struct stp_probe_desc {
@@ -697,6 +703,13 @@ struct stp_probe_desc {
 	                            * sys_enter (1) / sys_exit (2): run only
 	                            * for native syscall syscall_nr; 0: all */
 	long syscall_nr;
+	/* STP_PROBE_UPROBE, STP_PROBE_PROC_*: the program's absolute path in
+	 * the target machine (resolved to an inode at module start; NULL for
+	 * process.begin/.end of every process) */
+	const char *path;
+	unsigned long ref_ctr_offset; /* STP_PROBE_UPROBE: file offset of an
+	                            * SDT semaphore the kernel raises while the
+	                            * probe is registered, 0: none */
 };
 
 struct stp_module_desc {

@@ -28,6 +28,9 @@ enum dp_kind {
 	DP_TRACEPOINT,   /* kernel.trace("SUBSYS:NAME") */
 	DP_PROFILE,      /* timer.profile: every CPU's tick */
 	DP_PERF,         /* perf.* events */
+	DP_UPROBE,       /* process("PATH").function: path + file offset */
+	DP_PROC_BEGIN,   /* process[("PATH")].begin */
+	DP_PROC_END,     /* process[("PATH")].end */
 };
 
 struct dbg_function;
@@ -62,6 +65,9 @@ struct derived_probe {
 	                             * sys_exit_NAME (2): run only for syscall
 	                             * number syscall_nr; 0: no filter */
 	int64_t syscall_nr;
+	char *path;                 /* DP_UPROBE, DP_PROC_*: the program's
+	                             * absolute path in the target (NULL:
+	                             * every process) */
 	struct dbg_function *fn;    /* kernel.function & co, kernel.trace: what
 	                             * target variables are resolved against */
 	void *tvars;                /* pass 2 (elaborate/tvar.c): the target-variable

@@ -686,6 +686,9 @@ static const char *kind_name(enum dp_kind k)
 	case DP_TIMER: return "STP_PROBE_TIMER";
 	case DP_PROFILE: case DP_PERF: return "STP_PROBE_PERF";
 	case DP_TRACEPOINT: return "STP_PROBE_TRACEPOINT";
+	case DP_UPROBE: return "STP_PROBE_UPROBE";
+	case DP_PROC_BEGIN: return "STP_PROBE_PROC_BEGIN";
+	case DP_PROC_END: return "STP_PROBE_PROC_END";
 	default: return "STP_PROBE_KPROBE";
 	}
 }
@@ -774,6 +777,15 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 					      (long long)d->syscall_nr);
 			free(sym);
 		}
+		if (d->path) {  /* DP_UPROBE, DP_PROC_* */
+			char *path = c_quote(d->path, strlen(d->path));
+			strbuf_printf(o, ",\n\t  .path = %s", path);
+			free(path);
+		}
+		if (d->kind == DP_UPROBE)
+			strbuf_printf(o, ", .offset = %#llx, .is_return = %d",
+				      (unsigned long long)d->offset,
+				      d->is_return);
 		if (d->kind == DP_PROFILE || d->kind == DP_PERF)
 			strbuf_printf(o, ",\n\t  .perf_type = %s, .perf_config = %s, "
 				      ".sample = %s, .perf_freq = %d",

@@ -1,0 +1,155 @@
+/* uprobes.c - user-space probes: STP_PROBE_UPROBE entries of the probe
+ * table, registered through the kernel's uprobe consumer API.
+ *
+ * A probe names a program by its absolute path in this machine and an
+ * instruction by its offset in that file.  At module start the path is
+ * resolved to an inode (kern_path), which is held until the probe is
+ * unregistered; the kernel then plants the breakpoint in every present
+ * and future mapping of that file, so the program need not be running.
+ * An entry probe runs its body from the consumer's handler, a .return
+ * probe from ret_handler (the kernel's uretprobe hijacks the return
+ * address), both in the probed task's context with its user registers:
+ * the same claim/busy/error path as kprobes (stp_run_probe).  A nonzero
+ * ref_ctr_offset is an SDT semaphore the kernel increments in every
+ * process mapping the file while the probe is registered.
+ *
+ * Unregistration (uprobe_unregister) waits for running handlers of the
+ * consumer (the uprobe's register_rwsem), so nothing of ours runs after
+ * stp_uprobes_unregister() returns. */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/fs.h>
+#include <linux/namei.h>
+#include <linux/uprobes.h>
+#include "stp_internal.h"
+
+/* Run-time state of one uprobe. */
+struct stp_up_rt {
+	struct uprobe_consumer uc;   /* first: container_of from the handlers */
+	const struct stp_probe_desc *p;
+	struct inode *inode;         /* held (igrab) while registered */
+	int registered;
+};
+
+static struct stp_up_rt *stp_ups;
+static int stp_nups;
+
+static int stp_up_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
+{
+	struct stp_up_rt *r = container_of(uc, struct stp_up_rt, uc);
+
+	stp_run_probe(r->p, regs, STP_STATE_RUNNING);
+	return 0;       /* keep the breakpoint in this mm */
+}
+
+static int stp_up_ret_handler(struct uprobe_consumer *uc, unsigned long func,
+			      struct pt_regs *regs)
+{
+	struct stp_up_rt *r = container_of(uc, struct stp_up_rt, uc);
+
+	stp_run_probe(r->p, regs, STP_STATE_RUNNING);
+	return 0;
+}
+
+/* stp_up_inode - the inode of @path with a reference (igrab), or an
+ * ERR_PTR: -ENOENT when no such file, -EINVAL when not a regular file.
+ * Process context; sleeps. */
+static struct inode *stp_up_inode(const char *path)
+{
+	struct path p;
+	struct inode *inode;
+	int rc = kern_path(path, LOOKUP_FOLLOW, &p);
+
+	if (rc)
+		return ERR_PTR(rc);
+	inode = d_inode(p.dentry);
+	inode = inode && S_ISREG(inode->i_mode) ? igrab(inode) : NULL;
+	path_put(&p);
+	return inode ? inode : ERR_PTR(-EINVAL);
+}
+
+static void stp_up_report(const struct stp_up_rt *r, int rc)
+{
+	stp_ctl_send_text(STP_MSG_ERROR,
+		"ERROR: probe %s registration failed (rc %d%s%s) near %s\n",
+		r->p->pp, rc, rc == -ENOENT ? ": no such file " : "",
+		rc == -ENOENT ? r->p->path : "", r->p->loc ? r->p->loc : "?");
+}
+
+int stp_uprobes_register(void)
+{
+	int i, n = 0, rc;
+
+	for (i = 0; i < stp_module.nprobes; i++)
+		n += stp_module.probes[i].kind == STP_PROBE_UPROBE;
+	if (!n)
+		return 0;
+	stp_ups = kcalloc(n, sizeof(*stp_ups), GFP_KERNEL);
+	if (!stp_ups)
+		return -ENOMEM;
+	for (i = 0; i < stp_module.nprobes; i++)
+		if (stp_module.probes[i].kind == STP_PROBE_UPROBE)
+			stp_ups[stp_nups++].p = &stp_module.probes[i];
+	for (i = 0; i < stp_nups; i++) {
+		struct stp_up_rt *r = &stp_ups[i];
+		struct inode *inode = r->p->path ? stp_up_inode(r->p->path) :
+						   ERR_PTR(-EINVAL);
+
+		rc = IS_ERR(inode) ? PTR_ERR(inode) : 0;
+		if (!rc) {
+			r->inode = inode;
+			if (r->p->is_return)
+				r->uc.ret_handler = stp_up_ret_handler;
+			else
+				r->uc.handler = stp_up_handler;
+			rc = uprobe_register_refctr(inode, r->p->offset,
+						    r->p->ref_ctr_offset,
+						    &r->uc);
+		}
+		cond_resched();
+		if (rc == 0) {
+			r->registered = 1;
+			continue;
+		}
+		if (r->inode) {
+			iput(r->inode);
+			r->inode = NULL;
+		}
+		if (r->p->optional || r->p->wildcard) {
+			if (!r->p->optional)
+				stp_ctl_send_text(STP_MSG_WARNING,
+					"WARNING: probe %s could not be "
+					"registered (rc %d)\n", r->p->pp, rc);
+			continue;
+		}
+		stp_up_report(r, rc);
+		stp_uprobes_unregister();
+		return rc;
+	}
+	return 0;
+}
+
+void stp_uprobes_unregister(void)
+{
+	int i;
+
+	if (!stp_ups)
+		return;
+	for (i = 0; i < stp_nups; i++) {
+		struct stp_up_rt *r = &stp_ups[i];
+
+		if (r->registered) {
+			/* waits for handlers of this consumer to finish */
+			uprobe_unregister(r->inode, r->p->offset, &r->uc);
+			r->registered = 0;
+			cond_resched();
+		}
+		if (r->inode) {
+			iput(r->inode);
+			r->inode = NULL;
+		}
+	}
+	kfree(stp_ups);
+	stp_ups = NULL;
+	stp_nups = 0;
+}

@@ -1,0 +1,33 @@
+/* uwork: a workload for user-space probes (lab/uprobes_*).
+ *
+ * Usage: uwork [N]
+ *
+ * Calls work(i) for i = 1..N (default 1000) and prints
+ * "uwork: N calls, sum S" where S is the sum of what work() returned
+ * (work(x) = 2x + 1, so S = N(N+1) + N).  work() is noinline and noipa
+ * so that gcc -O2 keeps one real out-of-line function named "work" whose
+ * first argument arrives in %rdi and whose result leaves in %rax: the
+ * lab tests probe process("uwork").function("work") and .return and
+ * check long_arg(1) and returnval() sums against these numbers.  Exit
+ * status 0; a bad argument is exit status 1. */
+#include <stdio.h>
+#include <stdlib.h>
+
+__attribute__((noinline, noipa, used)) long work(long x)
+{
+	return 2 * x + 1;
+}
+
+int main(int argc, char **argv)
+{
+	long n = argc > 1 ? strtol(argv[1], NULL, 10) : 1000, i, sum = 0;
+
+	if (n < 0) {
+		fprintf(stderr, "uwork: bad count %s\n", argv[1]);
+		return 1;
+	}
+	for (i = 1; i <= n; i++)
+		sum += work(i);
+	printf("uwork: %ld calls, sum %ld\n", n, sum);
+	return 0;
+}

@@ -1,0 +1,180 @@
+/* uelf.c - user-space programs' ELF files for process(...) probes:
+ * finding the program ($PATH, --sysroot) and its function symbols with
+ * libelf (see uelf.h). */
+#include "debuginfo/uelf.h"
+
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int is_regular(const char *f)
+{
+	struct stat st;
+	return stat(f, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* host_file - the file to read for target path @path: SYSROOT/PATH when
+ * it exists, else PATH; NULL when neither is a regular file. */
+static char *host_file(const char *path, const char *sysroot)
+{
+	if (sysroot && *sysroot) {
+		char *h = xasprintf("%s%s", sysroot, path);
+		if (is_regular(h))
+			return h;
+		free(h);
+	}
+	return is_regular(path) ? xstrdup(path) : NULL;
+}
+
+int uelf_resolve(const char *name, const char *sysroot, char **target,
+		 char **host, char **err)
+{
+	const char *env = getenv("PATH"), *p, *e;
+	struct strbuf searched = {0};
+	if (!*name) {
+		*err = xstrdup("empty program name");
+		return -1;
+	}
+	if (name[0] == '/') {
+		*host = host_file(name, sysroot);
+		if (*host) {
+			*target = xstrdup(name);
+			return 0;
+		}
+		*err = sysroot && *sysroot ?
+		       xasprintf("no program %s (looked for %s%s and %s)", name,
+				 sysroot, name, name) :
+		       xasprintf("no program %s", name);
+		return -1;
+	}
+	for (p = env ? env : ""; *p; p = *e ? e + 1 : e) {
+		char *t;
+		e = strchr(p, ':');
+		if (!e)
+			e = p + strlen(p);
+		if (e == p || *p != '/')   /* only absolute directories */
+			continue;
+		t = xasprintf("%.*s/%s", (int)(e - p), p, name);
+		strbuf_printf(&searched, "%s%.*s", searched.len ? ":" : "",
+			      (int)(e - p), p);
+		*host = host_file(t, sysroot);
+		if (*host) {
+			*target = t;
+			free(searched.s);
+			return 0;
+		}
+		free(t);
+	}
+	*err = xasprintf("no program '%s' in $PATH (searched %s)", name,
+			 searched.len ? strbuf_str(&searched) : "nothing: "
+			 "$PATH has no absolute directory");
+	free(searched.s);
+	return -1;
+}
+
+/* file_offset - the file offset of virtual address @a: by the PT_LOAD
+ * segment containing it; (uint64_t)-1 when none does. */
+static uint64_t file_offset(Elf *elf, uint64_t a)
+{
+	size_t n, i;
+	GElf_Phdr ph;
+	if (elf_getphdrnum(elf, &n) != 0)
+		return (uint64_t)-1;
+	for (i = 0; i < n; i++)
+		if (gelf_getphdr(elf, i, &ph) && ph.p_type == PT_LOAD &&
+		    a >= ph.p_vaddr && a < ph.p_vaddr + ph.p_filesz)
+			return a - (ph.p_vaddr - ph.p_offset);
+	return (uint64_t)-1;
+}
+
+/* symtab - the section of type @type, or NULL */
+static Elf_Scn *find_section(Elf *elf, Elf64_Word type, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, sh) && sh->sh_type == type)
+			return scn;
+	return NULL;
+}
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct uelf_sym *x = *(void *const *)a, *y = *(void *const *)b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+int uelf_functions(const char *host, const char *pattern, struct vec *out,
+		   char **err)
+{
+	int fd, found = 0, start = out->n;
+	Elf *elf;
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	Elf_Data *data;
+	size_t i, nsyms;
+	elf_version(EV_CURRENT);
+	fd = open(host, O_RDONLY);
+	if (fd < 0) {
+		*err = xasprintf("cannot open %s", host);
+		return -1;
+	}
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		*err = xasprintf("%s is not an ELF file", host);
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		return -1;
+	}
+	scn = find_section(elf, SHT_SYMTAB, &sh);
+	if (!scn)
+		scn = find_section(elf, SHT_DYNSYM, &sh);
+	data = scn ? elf_getdata(scn, NULL) : NULL;
+	nsyms = data && sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+	for (i = 0; i < nsyms; i++) {
+		GElf_Sym sym;
+		const char *name;
+		int t, j, dup = 0;
+		uint64_t off;
+		struct uelf_sym *u;
+		if (!gelf_getsym(data, i, &sym))
+			continue;
+		t = GELF_ST_TYPE(sym.st_info);
+		if ((t != STT_FUNC && t != STT_GNU_IFUNC) ||
+		    sym.st_shndx == SHN_UNDEF || !sym.st_value)
+			continue;
+		name = elf_strptr(elf, sh.sh_link, sym.st_name);
+		if (!name || !*name || fnmatch(pattern, name, 0) != 0)
+			continue;
+		for (j = start; j < out->n && !dup; j++)
+			dup = ((struct uelf_sym *)out->items[j])->addr ==
+			      sym.st_value;
+		off = file_offset(elf, sym.st_value);
+		if (dup || off == (uint64_t)-1)
+			continue;
+		u = xcalloc(1, sizeof(*u));
+		u->name = xstrdup(name);
+		u->addr = sym.st_value;
+		u->offset = off;
+		u->size = sym.st_size;
+		vec_push(out, u);
+		found++;
+	}
+	qsort(out->items + start, found, sizeof(void *), by_addr);
+	elf_end(elf);
+	close(fd);
+	return found;
+}
+
+void uelf_free_sym(struct uelf_sym *u)
+{
+	if (!u)
+		return;
+	free(u->name);
+	free(u);
+}

@@ -1,0 +1,134 @@
+/* process.c - user-space probe points:
+ *   process("PATH").function("PATTERN")[.call|.return]
+ *   process("PATH").begin, process("PATH").end, process.begin, process.end
+ *
+ * PATH names the program: absolute, or looked up in $PATH (with
+ * --sysroot the file read here is SYSROOT/PATH when it exists; the module
+ * registers the absolute PATH in the target machine, see uelf.h).
+ * PATTERN (fnmatch wildcards) is matched against the program's ELF
+ * symbol table (.symtab, else .dynsym); each function becomes a
+ * DP_UPROBE at the file offset of its first instruction.  No DWARF yet:
+ * target variables are not available, the arguments are reached with
+ * long_arg(N) & co (the x86-64 calling convention, at the entry) and the
+ * value returned with returnval().
+ * .begin fires in a process that starts running PATH (exec), .end when
+ * the last thread of a process running it exits; without PATH, for every
+ * process (DP_PROC_BEGIN / DP_PROC_END, runtime/uprobes.c). */
+#include "family.h"
+#include "debuginfo/uelf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* derive_functions - a DP_UPROBE for each function of @host matching
+ * @pat: 0, or -1 after a diagnostic */
+static int derive_functions(struct session *s, struct probe *p,
+			    struct probe_point *pp, struct pp_component *fc,
+			    const char *target, const char *host,
+			    const char *pat, int is_return)
+{
+	struct vec syms = {0};
+	char *err = NULL;
+	int n = uelf_functions(host, pat, &syms, &err), i;
+	if (n < 0) {
+		diag_error(&pp->loc, "%s", err);
+		free(err);
+		return -1;
+	}
+	if (!n) {
+		free(syms.items);
+		if (pp->optional)
+			return 0;
+		diag_error(&fc->arg->loc, "no function of %s matches \"%s\" "
+			   "(in its ELF symbol table)", target, pat);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		struct uelf_sym *u = syms.items[i];
+		struct derived_probe *d = new_derived(s, DP_UPROBE, p, pp);
+		free(d->pp_text);
+		d->pp_text = xasprintf("process(\"%s\").function(\"%s\")%s",
+				       target, u->name,
+				       is_return ? ".return" : ".call");
+		d->path = xstrdup(target);
+		d->symbol = xstrdup(u->name);
+		d->offset = (int64_t)u->offset;
+		d->is_return = is_return;
+		d->wildcard = n > 1;
+		uelf_free_sym(u);
+	}
+	free(syms.items);
+	return 0;
+}
+
+static int match_process(struct session *s, struct probe *p,
+			 struct probe_point *pp)
+{
+	struct pp_component *c0 = pp_comp(pp, 0), *c = pp_comp(pp, 1);
+	const char *name = NULL, *pat;
+	char *target = NULL, *host = NULL, *err = NULL;
+	int rc, is_return = 0, i = 2;
+	struct derived_probe *d;
+	if (c0->arg && str_arg(c0, pp, &name) < 0)
+		return -1;
+	if ((pp_is(c, "begin") || pp_is(c, "end")) && !c->arg) {
+		if (extra_components(pp, 2) < 0)
+			return -1;
+	} else if (!name || !pp_is(c, "function")) {
+		diag_error(&pp->loc, "expected process(\"PATH\").function"
+			   "(\"NAME\")[.return], process(\"PATH\").begin/.end "
+			   "or process.begin/.end");
+		return -1;
+	}
+	if (name && uelf_resolve(name, s->sysroot, &target, &host, &err) < 0) {
+		if (pp->optional) {
+			free(err);
+			return 0;
+		}
+		diag_error(&c0->arg->loc, "%s", err);
+		free(err);
+		return -1;
+	}
+	if (!pp_is(c, "function")) {
+		d = new_derived(s, pp_is(c, "begin") ? DP_PROC_BEGIN :
+				DP_PROC_END, p, pp);
+		if (target) {
+			free(d->pp_text);
+			d->pp_text = xasprintf("process(\"%s\").%s", target,
+					       c->name);
+		}
+		d->path = target;
+		free(host);
+		return 0;
+	}
+	rc = str_arg(c, pp, &pat);
+	for (; rc == 0 && pp_comp(pp, i); i++) {
+		struct pp_component *m = pp_comp(pp, i);
+		if (pp_is(m, "return") && !m->arg && !is_return)
+			is_return = 1;
+		else if (pp_is(m, "call") && !m->arg && !is_return && i == 2)
+			;
+		else {
+			diag_error(&pp->loc, "unexpected '.%s' in %s (expected "
+				   ".call or .return)", m->name,
+				   probe_point_str(pp));
+			rc = -1;
+		}
+	}
+	if (rc == 0)
+		rc = derive_functions(s, p, pp, c, target, host, pat, is_return);
+	free(target);
+	free(host);
+	return rc;
+}
+
+static const char *const process_forms[] = {
+	"process(STRING).function(STRING)",
+	"process(STRING).function(STRING).call",
+	"process(STRING).function(STRING).return",
+	"process(STRING).begin", "process(STRING).end",
+	"process.begin", "process.end", NULL,
+};
+
+const struct family family_process = { "process", match_process,
+				       process_forms };
