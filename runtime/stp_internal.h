@@ -147,6 +147,17 @@ int stp_uprobes_register(void);
  * runs (uprobe_unregister waits for them) and the inodes are released.
  * Idempotent.  Process context; sleeps. */
 void stp_uprobes_unregister(void);
+/* ---- uprocess.c ---- */
+/* stp_uprocess_register - attach the STP_PROBE_PROC_BEGIN/END probes
+ * (process[("PATH")].begin/.end) to the sched_process_fork, _exec and
+ * _exit tracepoints, PATHs resolved to inodes.  Returns 0 or -errno
+ * (reported with stp_ctl_send_text; then nothing stays attached).
+ * Process context; sleeps. */
+int stp_uprocess_register(void);
+/* stp_uprocess_unregister - detach them, wait for the tracepoint
+ * callbacks and for every process.begin queued in a new child to have
+ * run.  Idempotent.  Process context; sleeps. */
+void stp_uprocess_unregister(void);
 
 /* stp_run_kind - run every probe of @kind (begin/end) in table order in
  * the calling process, with state @want. */
