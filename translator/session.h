@@ -65,6 +65,8 @@ struct derived_probe {
 	                             * sys_exit_NAME (2): run only for syscall
 	                             * number syscall_nr; 0: no filter */
 	int64_t syscall_nr;
+	int64_t ref_ctr;            /* DP_UPROBE of an SDT marker: file offset
+	                             * of its semaphore, 0: none */
 	char *path;                 /* DP_UPROBE, DP_PROC_*: the program's
 	                             * absolute path in the target (NULL:
 	                             * every process) */

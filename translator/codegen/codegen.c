@@ -783,9 +783,11 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 			free(path);
 		}
 		if (d->kind == DP_UPROBE)
-			strbuf_printf(o, ", .offset = %#llx, .is_return = %d",
+			strbuf_printf(o, ", .offset = %#llx, .is_return = %d, "
+				      ".ref_ctr_offset = %#llx",
 				      (unsigned long long)d->offset,
-				      d->is_return);
+				      d->is_return,
+				      (unsigned long long)d->ref_ctr);
 		if (d->kind == DP_PROFILE || d->kind == DP_PERF)
 			strbuf_printf(o, ",\n\t  .perf_type = %s, .perf_config = %s, "
 				      ".sample = %s, .perf_freq = %d",

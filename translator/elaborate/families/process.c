@@ -1,5 +1,6 @@
 /* process.c - user-space probe points:
  *   process("PATH").function("PATTERN")[.call|.return]
+ *   process("PATH").mark("NAME"), process("PATH").provider("P").mark("NAME")
  *   process("PATH").begin, process("PATH").end, process.begin, process.end
  *
  * PATH names the program: absolute, or looked up in $PATH (with
@@ -11,11 +12,15 @@
  * target variables are not available, the arguments are reached with
  * long_arg(N) & co (the x86-64 calling convention, at the entry) and the
  * value returned with returnval().
+ * .mark: the SDT markers of the program's .note.stapsdt (wildcards in P
+ * and NAME), a DP_UPROBE at the marker's nop whose $argN the marker's
+ * argument spec gives (debuginfo/usdt.c) and whose semaphore the kernel
+ * raises only while the probe is registered (ref_ctr).
  * .begin fires in a process that starts running PATH (exec), .end when
  * the last thread of a process running it exits; without PATH, for every
  * process (DP_PROC_BEGIN / DP_PROC_END, runtime/uprobes.c). */
 #include "family.h"
-#include "debuginfo/uelf.h"
+#include "debuginfo/debuginfo.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +66,49 @@ static int derive_functions(struct session *s, struct probe *p,
 	return 0;
 }
 
+/* derive_marks - a DP_UPROBE for each SDT marker of @host matching
+ * @prov (NULL: any) and @name: 0, or -1 after a diagnostic */
+static int derive_marks(struct session *s, struct probe *p,
+			struct probe_point *pp, struct pp_component *mc,
+			const char *target, const char *host,
+			const char *prov, const char *name)
+{
+	struct vec notes = {0};
+	char *err = NULL;
+	int n = usdt_notes(host, prov, name, &notes, &err), i;
+	if (n < 0) {
+		diag_error(&pp->loc, "%s", err);
+		free(err);
+		return -1;
+	}
+	if (!n) {
+		free(notes.items);
+		if (pp->optional)
+			return 0;
+		diag_error(&mc->arg->loc, "no SDT marker of %s matches "
+			   "%s%s%s\"%s\" (in its .note.stapsdt)", target,
+			   prov ? "provider \"" : "", prov ? prov : "",
+			   prov ? "\" " : "", name);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		struct usdt_note *u = notes.items[i];
+		struct derived_probe *d = new_derived(s, DP_UPROBE, p, pp);
+		free(d->pp_text);
+		d->pp_text = xasprintf("process(\"%s\").provider(\"%s\")"
+				       ".mark(\"%s\")", target, u->provider,
+				       u->name);
+		d->path = xstrdup(target);
+		d->symbol = xasprintf("%s:%s", u->provider, u->name);
+		d->offset = (int64_t)u->offset;
+		d->ref_ctr = (int64_t)u->sem_offset;
+		d->fn = usdt_function(u, &err);
+		d->wildcard = n > 1;
+	}
+	free(notes.items);
+	return 0;
+}
+
 static int match_process(struct session *s, struct probe *p,
 			 struct probe_point *pp)
 {
@@ -74,9 +122,13 @@ static int match_process(struct session *s, struct probe *p,
 	if ((pp_is(c, "begin") || pp_is(c, "end")) && !c->arg) {
 		if (extra_components(pp, 2) < 0)
 			return -1;
+	} else if (name && (pp_is(c, "mark") || pp_is(c, "provider"))) {
+		;
 	} else if (!name || !pp_is(c, "function")) {
 		diag_error(&pp->loc, "expected process(\"PATH\").function"
-			   "(\"NAME\")[.return], process(\"PATH\").begin/.end "
+			   "(\"NAME\")[.return], process(\"PATH\")"
+			   "[.provider(\"P\")].mark(\"NAME\"), "
+			   "process(\"PATH\").begin/.end "
 			   "or process.begin/.end");
 		return -1;
 	}
@@ -88,6 +140,31 @@ static int match_process(struct session *s, struct probe *p,
 		diag_error(&c0->arg->loc, "%s", err);
 		free(err);
 		return -1;
+	}
+	if (pp_is(c, "mark") || pp_is(c, "provider")) {
+		const char *prov = NULL, *mark = NULL;
+		struct pp_component *mc = c;
+		rc = 0;
+		if (pp_is(c, "provider")) {
+			rc = str_arg(c, pp, &prov);
+			mc = pp_comp(pp, 2);
+			i = 3;
+		}
+		if (rc == 0 && !pp_is(mc, "mark")) {
+			diag_error(&pp->loc, "expected .mark(\"NAME\") after "
+				   ".provider(\"P\")");
+			rc = -1;
+		}
+		if (rc == 0)
+			rc = str_arg(mc, pp, &mark);
+		if (rc == 0)
+			rc = extra_components(pp, i);
+		if (rc == 0)
+			rc = derive_marks(s, p, pp, mc, target, host, prov,
+					  mark);
+		free(target);
+		free(host);
+		return rc;
 	}
 	if (!pp_is(c, "function")) {
 		d = new_derived(s, pp_is(c, "begin") ? DP_PROC_BEGIN :
@@ -126,6 +203,8 @@ static const char *const process_forms[] = {
 	"process(STRING).function(STRING)",
 	"process(STRING).function(STRING).call",
 	"process(STRING).function(STRING).return",
+	"process(STRING).mark(STRING)",
+	"process(STRING).provider(STRING).mark(STRING)",
 	"process(STRING).begin", "process(STRING).end",
 	"process.begin", "process.end", NULL,
 };
