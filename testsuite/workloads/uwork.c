@@ -8,7 +8,8 @@
  * so that gcc -O2 keeps one real out-of-line function named "work" whose
  * first argument arrives in %rdi and whose result leaves in %rax: the
  * lab tests probe process("uwork").function("work") and .return and
- * check long_arg(1) and returnval() sums against these numbers.  Exit
+ * check long_arg(1)/$x and returnval()/$return sums against these
+ * numbers (run-tests builds workloads with -g for $x and $return).  Exit
  * status 0; a bad argument is exit status 1. */
 #include <stdio.h>
 #include <stdlib.h>

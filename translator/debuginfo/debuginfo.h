@@ -38,6 +38,7 @@
 #include "ksyms.h"
 #include "uelf.h"     /* user-space programs: process("PATH") */
 #include "usdt.h"     /* their SDT markers */
+#include "udwarf.h"   /* their DWARF */
 #include "session.h"
 
 /* Where a variable is at a probe point. */

@@ -8,10 +8,11 @@
  * registers the absolute PATH in the target machine, see uelf.h).
  * PATTERN (fnmatch wildcards) is matched against the program's ELF
  * symbol table (.symtab, else .dynsym); each function becomes a
- * DP_UPROBE at the file offset of its first instruction.  No DWARF yet:
- * target variables are not available, the arguments are reached with
- * long_arg(N) & co (the x86-64 calling convention, at the entry) and the
- * value returned with returnval().
+ * DP_UPROBE at the file offset of its first instruction.  When the
+ * program has DWARF (-g), $PARAM (in a register at the entry: integers,
+ * enums, pointers as integers) and $return come from it
+ * (debuginfo/udwarf.c); otherwise, and always for anything else, the
+ * arguments are long_arg(N) & co and the value returned returnval().
  * .mark: the SDT markers of the program's .note.stapsdt (wildcards in P
  * and NAME), a DP_UPROBE at the marker's nop whose $argN the marker's
  * argument spec gives (debuginfo/usdt.c) and whose semaphore the kernel
@@ -60,6 +61,8 @@ static int derive_functions(struct session *s, struct probe *p,
 		d->offset = (int64_t)u->offset;
 		d->is_return = is_return;
 		d->wildcard = n > 1;
+		/* $PARAM and $return from the program's DWARF, if built -g */
+		d->fn = udwarf_function(host, u->addr, u->name, is_return);
 		uelf_free_sym(u);
 	}
 	free(syms.items);
