@@ -148,8 +148,9 @@ int stp_uprobes_register(void);
  * Idempotent.  Process context; sleeps. */
 void stp_uprobes_unregister(void);
 /* ---- uprocess.c ---- */
-/* stp_uprocess_register - attach the STP_PROBE_PROC_BEGIN/END probes
- * (process[("PATH")].begin/.end) to the sched_process_fork, _exec and
+/* stp_uprocess_register - attach the STP_PROBE_PROC_BEGIN/END and
+ * STP_PROBE_THREAD_BEGIN/END probes (process[("PATH")].begin/.end,
+ * .thread.begin/.end) to the sched_process_fork, _exec and
  * _exit tracepoints, PATHs resolved to inodes.  Returns 0 or -errno
  * (reported with stp_ctl_send_text; then nothing stays attached).
  * Process context; sleeps. */

@@ -671,6 +671,9 @@ enum stp_probe_kind {
 	STP_PROBE_PROC_BEGIN,      /* a process starts (path: only processes
 	                            * executing that file), uprobes.c */
 	STP_PROBE_PROC_END,        /* a process (its last thread) exits */
+	STP_PROBE_THREAD_BEGIN,    /* a new thread of a process (path: of a
+	                            * process running that file), uprocess.c */
+	STP_PROBE_THREAD_END,      /* a thread other than the leader exits */
 };
 
 struct stp_probe_desc {

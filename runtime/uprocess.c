@@ -16,6 +16,11 @@
  *                          dropped the exiting task's mm at that
  *                          tracepoint, so exec records the process
  *                          (tgid and inode) in a small table
+ *   process[("PATH")].thread.begin  a process (running PATH: its mm's
+ *                          exe_file) creates a thread (CLONE_THREAD): in
+ *                          the new thread, as process.begin
+ *   process[("PATH")].thread.end    a thread other than its process's
+ *                          leader exits (PATH: through the same table)
  *
  * Processes already running when the module starts get no .begin and
  * their PATH .end is not seen (the table has not heard of them).  The
@@ -49,11 +54,14 @@ struct stp_proc_seen {
 
 struct stp_proc_work {
 	struct callback_head cb;
+	enum stp_probe_kind kind;  /* PROC_BEGIN or THREAD_BEGIN */
+	struct inode *exe;         /* THREAD_BEGIN: the process's program
+	                            * (compared, never dereferenced) */
 };
 
 static struct stp_proc_probe *stp_procs;
 static int stp_nprocs;
-static int stp_any_fork_begin, stp_any_path_end;
+static int stp_any_fork_begin, stp_any_path_end, stp_any_thread_begin;
 static struct stp_proc_seen *stp_proc_seen;    /* [STP_PROC_TABLE] */
 static DEFINE_SPINLOCK(stp_proc_lock);
 static atomic_t stp_proc_pending = ATOMIC_INIT(0);
@@ -76,27 +84,54 @@ static void stp_proc_run(enum stp_probe_kind kind, struct inode *inode)
 			stp_run_probe(stp_procs[i].p, NULL, STP_STATE_RUNNING);
 }
 
-/* stp_proc_work_fn - the child's process.begin, in the child. */
+/* stp_proc_work_fn - the child's process.begin, or the new thread's
+ * thread.begin probes, in the child. */
 static void stp_proc_work_fn(struct callback_head *cb)
 {
-	kfree(container_of(cb, struct stp_proc_work, cb));
-	stp_proc_run(STP_PROBE_PROC_BEGIN, NULL);
+	struct stp_proc_work *w = container_of(cb, struct stp_proc_work, cb);
+	enum stp_probe_kind kind = w->kind;
+	struct inode *exe = w->exe;
+
+	kfree(w);
+	stp_proc_run(kind, NULL);
+	if (kind == STP_PROBE_THREAD_BEGIN && exe)
+		stp_proc_run(kind, exe);
 	atomic_dec(&stp_proc_pending);
+}
+
+/* stp_exe_inode - the inode of @mm's program, or NULL; only compared.
+ * Context: any; does not sleep. */
+static struct inode *stp_exe_inode(struct mm_struct *mm)
+{
+	struct file *f;
+	struct inode *inode = NULL;
+
+	if (!mm)
+		return NULL;
+	rcu_read_lock();
+	f = rcu_dereference(mm->exe_file);
+	if (f)
+		inode = file_inode(f);
+	rcu_read_unlock();
+	return inode;
 }
 
 static void stp_proc_fork(void *data, struct task_struct *parent,
 			  struct task_struct *child)
 {
 	struct stp_proc_work *w;
+	int leader = thread_group_leader(child);
 
-	if (!stp_any_fork_begin || (child->flags & PF_KTHREAD) ||
-	    !thread_group_leader(child))
+	if ((child->flags & PF_KTHREAD) ||
+	    !(leader ? stp_any_fork_begin : stp_any_thread_begin))
 		return;
 	w = kmalloc(sizeof(*w), GFP_NOWAIT | __GFP_NOWARN);
 	if (!w) {
 		atomic_inc(&stp_skipped);
 		return;
 	}
+	w->kind = leader ? STP_PROBE_PROC_BEGIN : STP_PROBE_THREAD_BEGIN;
+	w->exe = leader ? NULL : stp_exe_inode(child->mm);
 	init_task_work(&w->cb, stp_proc_work_fn);
 	atomic_inc(&stp_proc_pending);
 	if (task_work_add(child, &w->cb, TWA_RESUME)) {
@@ -129,8 +164,8 @@ static void stp_proc_note(pid_t tgid, struct inode *inode)
 }
 
 /* stp_proc_forget - the inode process @tgid ran (from the table), and
- * forget it; NULL when it is not there. */
-static struct inode *stp_proc_forget(pid_t tgid)
+ * forget it (unless @keep); NULL when it is not there. */
+static struct inode *stp_proc_forget(pid_t tgid, int keep)
 {
 	unsigned long flags;
 	struct inode *inode = NULL;
@@ -140,7 +175,8 @@ static struct inode *stp_proc_forget(pid_t tgid)
 	for (i = 0; i < STP_PROC_TABLE; i++)
 		if (stp_proc_seen[i].tgid == tgid) {
 			inode = stp_proc_seen[i].inode;
-			stp_proc_seen[i].tgid = 0;
+			if (!keep)
+				stp_proc_seen[i].tgid = 0;
 			break;
 		}
 	spin_unlock_irqrestore(&stp_proc_lock, flags);
@@ -156,7 +192,8 @@ static void stp_proc_exec(void *data, struct task_struct *p, pid_t old_pid,
 
 	if (stp_any_path_end) {
 		for (i = 0; i < stp_nprocs && !ended; i++)
-			ended = stp_procs[i].p->kind == STP_PROBE_PROC_END &&
+			ended = (stp_procs[i].p->kind == STP_PROBE_PROC_END ||
+				 stp_procs[i].p->kind == STP_PROBE_THREAD_END) &&
 				stp_procs[i].inode == inode;
 		stp_proc_note(p->tgid, ended ? inode : NULL);
 	}
@@ -168,10 +205,17 @@ static void stp_proc_exit(void *data, struct task_struct *p)
 {
 	struct inode *inode;
 
-	if ((p->flags & PF_KTHREAD) || atomic_read(&p->signal->live))
-		return;     /* a kernel thread, or other threads remain */
+	if (p->flags & PF_KTHREAD)
+		return;
+	if (!thread_group_leader(p)) {
+		stp_proc_run(STP_PROBE_THREAD_END, NULL);
+		if (stp_any_path_end && (inode = stp_proc_forget(p->tgid, 1)))
+			stp_proc_run(STP_PROBE_THREAD_END, inode);
+	}
+	if (atomic_read(&p->signal->live))
+		return;     /* other threads remain */
 	stp_proc_run(STP_PROBE_PROC_END, NULL);
-	if (stp_any_path_end && (inode = stp_proc_forget(p->tgid)))
+	if (stp_any_path_end && (inode = stp_proc_forget(p->tgid, 0)))
 		stp_proc_run(STP_PROBE_PROC_END, inode);
 }
 
@@ -206,8 +250,8 @@ int stp_uprocess_register(void)
 	int i, n = 0, rc;
 
 	for (i = 0; i < stp_module.nprobes; i++)
-		n += stp_module.probes[i].kind == STP_PROBE_PROC_BEGIN ||
-		     stp_module.probes[i].kind == STP_PROBE_PROC_END;
+		n += stp_module.probes[i].kind >= STP_PROBE_PROC_BEGIN &&
+		     stp_module.probes[i].kind <= STP_PROBE_THREAD_END;
 	if (!n)
 		return 0;
 	stp_procs = kcalloc(n, sizeof(*stp_procs), GFP_KERNEL);
@@ -221,9 +265,10 @@ int stp_uprocess_register(void)
 		const struct stp_probe_desc *p = &stp_module.probes[i];
 		struct stp_proc_probe *q;
 
-		if (p->kind != STP_PROBE_PROC_BEGIN &&
-		    p->kind != STP_PROBE_PROC_END)
+		if (p->kind < STP_PROBE_PROC_BEGIN ||
+		    p->kind > STP_PROBE_THREAD_END)
 			continue;
+		stp_any_thread_begin |= p->kind == STP_PROBE_THREAD_BEGIN;
 		q = &stp_procs[stp_nprocs];
 		q->p = p;
 		if (p->path) {
@@ -241,7 +286,8 @@ int stp_uprocess_register(void)
 				return rc;
 			}
 			q->inode = inode;
-			stp_any_path_end |= p->kind == STP_PROBE_PROC_END;
+			stp_any_path_end |= p->kind == STP_PROBE_PROC_END ||
+					    p->kind == STP_PROBE_THREAD_END;
 		} else {
 			stp_any_fork_begin |= p->kind == STP_PROBE_PROC_BEGIN;
 		}
@@ -299,5 +345,5 @@ void stp_uprocess_unregister(void)
 	stp_procs = NULL;
 	stp_proc_seen = NULL;
 	stp_nprocs = 0;
-	stp_any_fork_begin = stp_any_path_end = 0;
+	stp_any_fork_begin = stp_any_path_end = stp_any_thread_begin = 0;
 }

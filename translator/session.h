@@ -31,6 +31,8 @@ enum dp_kind {
 	DP_UPROBE,       /* process("PATH").function: path + file offset */
 	DP_PROC_BEGIN,   /* process[("PATH")].begin */
 	DP_PROC_END,     /* process[("PATH")].end */
+	DP_THREAD_BEGIN, /* process[("PATH")].thread.begin */
+	DP_THREAD_END,   /* process[("PATH")].thread.end */
 };
 
 struct dbg_function;

@@ -689,6 +689,8 @@ static const char *kind_name(enum dp_kind k)
 	case DP_UPROBE: return "STP_PROBE_UPROBE";
 	case DP_PROC_BEGIN: return "STP_PROBE_PROC_BEGIN";
 	case DP_PROC_END: return "STP_PROBE_PROC_END";
+	case DP_THREAD_BEGIN: return "STP_PROBE_THREAD_BEGIN";
+	case DP_THREAD_END: return "STP_PROBE_THREAD_END";
 	default: return "STP_PROBE_KPROBE";
 	}
 }

@@ -2,6 +2,7 @@
  *   process("PATH").function("PATTERN")[.call|.return]
  *   process("PATH").mark("NAME"), process("PATH").provider("P").mark("NAME")
  *   process("PATH").begin, process("PATH").end, process.begin, process.end
+ *   process[("PATH")].thread.begin, process[("PATH")].thread.end
  *
  * PATH names the program: absolute, or looked up in $PATH (with
  * --sysroot the file read here is SYSROOT/PATH when it exists; the module
@@ -19,7 +20,9 @@
  * raises only while the probe is registered (ref_ctr).
  * .begin fires in a process that starts running PATH (exec), .end when
  * the last thread of a process running it exits; without PATH, for every
- * process (DP_PROC_BEGIN / DP_PROC_END, runtime/uprobes.c). */
+ * process (DP_PROC_BEGIN / DP_PROC_END, runtime/uprocess.c); .thread.begin
+ * when a process (running PATH) creates a thread, in the new thread, and
+ * .thread.end when a thread other than the process's first exits. */
 #include "family.h"
 #include "debuginfo/debuginfo.h"
 
@@ -122,7 +125,16 @@ static int match_process(struct session *s, struct probe *p,
 	struct derived_probe *d;
 	if (c0->arg && str_arg(c0, pp, &name) < 0)
 		return -1;
-	if ((pp_is(c, "begin") || pp_is(c, "end")) && !c->arg) {
+	if (pp_is(c, "thread") && !c->arg) {
+		struct pp_component *t = pp_comp(pp, 2);
+		if (!(pp_is(t, "begin") || pp_is(t, "end")) || t->arg) {
+			diag_error(&pp->loc, "expected .thread.begin or "
+				   ".thread.end");
+			return -1;
+		}
+		if (extra_components(pp, 3) < 0)
+			return -1;
+	} else if ((pp_is(c, "begin") || pp_is(c, "end")) && !c->arg) {
 		if (extra_components(pp, 2) < 0)
 			return -1;
 	} else if (name && (pp_is(c, "mark") || pp_is(c, "provider"))) {
@@ -170,12 +182,16 @@ static int match_process(struct session *s, struct probe *p,
 		return rc;
 	}
 	if (!pp_is(c, "function")) {
-		d = new_derived(s, pp_is(c, "begin") ? DP_PROC_BEGIN :
+		int thread = pp_is(c, "thread");
+		const char *be = thread ? pp_comp(pp, 2)->name : c->name;
+		d = new_derived(s, thread ? (!strcmp(be, "begin") ?
+				DP_THREAD_BEGIN : DP_THREAD_END) :
+				!strcmp(be, "begin") ? DP_PROC_BEGIN :
 				DP_PROC_END, p, pp);
 		if (target) {
 			free(d->pp_text);
-			d->pp_text = xasprintf("process(\"%s\").%s", target,
-					       c->name);
+			d->pp_text = xasprintf("process(\"%s\").%s%s", target,
+					       thread ? "thread." : "", be);
 		}
 		d->path = target;
 		free(host);
@@ -209,7 +225,9 @@ static const char *const process_forms[] = {
 	"process(STRING).mark(STRING)",
 	"process(STRING).provider(STRING).mark(STRING)",
 	"process(STRING).begin", "process(STRING).end",
-	"process.begin", "process.end", NULL,
+	"process.begin", "process.end",
+	"process(STRING).thread.begin", "process(STRING).thread.end",
+	"process.thread.begin", "process.thread.end", NULL,
 };
 
 const struct family family_process = { "process", match_process,
