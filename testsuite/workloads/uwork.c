@@ -19,16 +19,27 @@ __attribute__((noinline, noipa, used)) long work(long x)
 	return 2 * x + 1;
 }
 
+/* loop - work(i) for i = 1..n, summed: its loop body is the target of
+ * lab/uprobes_func's .statement("loop@uwork.c:LINE") probe (the line
+ * marked BODY below), which must hit exactly n times. */
+__attribute__((noinline, noipa, used)) long loop(long n)
+{
+	long i, sum = 0;
+
+	for (i = 1; i <= n; i++)
+		sum += work(i);         /* BODY */
+	return sum;
+}
+
 int main(int argc, char **argv)
 {
-	long n = argc > 1 ? strtol(argv[1], NULL, 10) : 1000, i, sum = 0;
+	long n = argc > 1 ? strtol(argv[1], NULL, 10) : 1000, sum;
 
 	if (n < 0) {
 		fprintf(stderr, "uwork: bad count %s\n", argv[1]);
 		return 1;
 	}
-	for (i = 1; i <= n; i++)
-		sum += work(i);
+	sum = loop(n);
 	printf("uwork: %ld calls, sum %ld\n", n, sum);
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include "debuginfo/debuginfo.h"
 
 #include <dwarf.h>
+#include <fnmatch.h>
 #include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -178,15 +179,11 @@ static struct dbg_provider udw_provider = {
 	.lookup_type = udw_lookup_type,
 };
 
-struct dbg_function *udwarf_function(const char *host, uint64_t addr,
-				     const char *name, int is_return)
+/* open_dwarf - the Dwarf of @host (the last one opened is kept: the
+ * families ask about one program many times), or NULL */
+static Dwarf *open_dwarf(const char *host)
 {
-	static struct { char *host; Dwarf *dw; } cache;  /* the last file */
-	struct find_arg a = { .addr = addr };
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-	struct dbg_function *fn;
-	struct udw_fn *u;
+	static struct { char *host; Dwarf *dw; } cache;
 	if (!cache.host || strcmp(cache.host, host)) {
 		int fd = open(host, O_RDONLY);
 		free(cache.host);
@@ -194,26 +191,152 @@ struct dbg_function *udwarf_function(const char *host, uint64_t addr,
 		cache.dw = fd < 0 ? NULL : dwarf_begin(fd, DWARF_C_READ);
 		/* the descriptor stays open with the Dwarf for the session */
 	}
-	if (!cache.dw)
+	return cache.dw;
+}
+
+struct dbg_function *udwarf_function(const char *host, uint64_t addr,
+				     const char *name, int is_return)
+{
+	struct dbg_function *fn = udwarf_at(host, addr, addr, name);
+	if (fn)
+		((struct udw_fn *)fn->handle)->is_return = is_return;
+	return fn;
+}
+
+struct dbg_function *udwarf_at(const char *host, uint64_t addr, uint64_t pc,
+			       const char *name)
+{
+	Dwarf *dw = open_dwarf(host);
+	struct find_arg a = { .addr = addr };
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	struct dbg_function *fn;
+	struct udw_fn *u;
+	if (!dw)
 		return NULL;
-	while (!a.ok && dwarf_nextcu(cache.dw, off, &next, &hsize, NULL, NULL,
+	while (!a.ok && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL,
 				     NULL) == 0) {
 		Dwarf_Die cu;
-		if (dwarf_offdie(cache.dw, off + hsize, &cu))
+		if (dwarf_offdie(dw, off + hsize, &cu))
 			dwarf_getfuncs(&cu, find_cb, &a, 0);
 		off = next;
 	}
 	if (!a.ok)
 		return NULL;
 	u = xcalloc(1, sizeof(*u));
-	u->dw = cache.dw;
+	u->dw = dw;
 	u->die = a.found;
-	u->entry = addr;
-	u->is_return = is_return;
+	u->entry = pc;
 	fn = xcalloc(1, sizeof(*fn));
 	fn->prov = &udw_provider;
 	fn->name = xstrdup(name);
-	fn->pc = fn->entry_pc = addr;
+	fn->pc = pc;
+	fn->entry_pc = addr;
 	fn->handle = u;
 	return fn;
+}
+
+/* ---- statements ---- */
+
+struct fn_range {
+	char *name;
+	Dwarf_Addr lo, hi;
+};
+
+struct collect_arg {
+	const char *pat;
+	struct vec *fns;        /* struct fn_range * */
+};
+
+static int collect_cb(Dwarf_Die *die, void *arg)
+{
+	struct collect_arg *a = arg;
+	const char *n = dwarf_diename(die);
+	Dwarf_Addr lo, hi;
+	if (n && !fnmatch(a->pat, n, 0) && dwarf_lowpc(die, &lo) == 0 &&
+	    dwarf_highpc(die, &hi) == 0) {
+		struct fn_range *r = xcalloc(1, sizeof(*r));
+		r->name = xstrdup(n);
+		r->lo = lo;
+		r->hi = hi;
+		vec_push(a->fns, r);
+	}
+	return DWARF_CB_OK;
+}
+
+/* file_matches - @pat matches @path whole or its last components */
+static int file_matches(const char *pat, const char *path)
+{
+	const char *p;
+	if (!fnmatch(pat, path, 0))
+		return 1;
+	for (p = path; (p = strchr(p, '/')); p++)
+		if (!fnmatch(pat, p + 1, 0))
+			return 1;
+	return 0;
+}
+
+int udwarf_statements(const char *host, const char *func, const char *file,
+		      int line, struct vec *out, char **err)
+{
+	Dwarf *dw = open_dwarf(host);
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	int found = 0;
+	if (!dw) {
+		*err = xasprintf("%s has no DWARF line table (build it with "
+				 "-g)", host);
+		return -1;
+	}
+	for (; dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0;
+	     off = next) {
+		Dwarf_Die cu;
+		Dwarf_Lines *lines;
+		size_t nl, i;
+		struct vec fns = {0};
+		struct collect_arg ca = { func, &fns };
+		int f;
+		if (!dwarf_offdie(dw, off + hsize, &cu) ||
+		    dwarf_getsrclines(&cu, &lines, &nl) != 0)
+			continue;
+		dwarf_getfuncs(&cu, collect_cb, &ca, 0);
+		for (f = 0; f < fns.n; f++) {
+			struct fn_range *r = fns.items[f];
+			Dwarf_Addr best = 0;
+			const char *bfile = NULL;
+			for (i = 0; i < nl; i++) {
+				Dwarf_Line *l = dwarf_onesrcline(lines, i);
+				Dwarf_Addr a;
+				int ln;
+				bool stmt = false;
+				const char *src;
+				if (!l || dwarf_lineno(l, &ln) || ln != line ||
+				    dwarf_lineaddr(l, &a) ||
+				    dwarf_linebeginstatement(l, &stmt) || !stmt ||
+				    a < r->lo || a >= r->hi)
+					continue;
+				src = dwarf_linesrc(l, NULL, NULL);
+				if (!src || (file && !file_matches(file, src)))
+					continue;
+				if (!bfile || a < best) {
+					best = a;
+					bfile = src;
+				}
+			}
+			if (bfile) {
+				struct udwarf_stmt *st = xcalloc(1, sizeof(*st));
+				st->func = xstrdup(r->name);
+				st->func_addr = r->lo;
+				st->addr = best;
+				st->file = xstrdup(bfile);
+				st->line = line;
+				vec_push(out, st);
+				found++;
+			}
+			free(r->name);
+			free(r);
+		}
+		free(fns.items);
+	}
+	return found;
 }

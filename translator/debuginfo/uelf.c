@@ -171,6 +171,23 @@ int uelf_functions(const char *host, const char *pattern, struct vec *out,
 	return found;
 }
 
+int64_t uelf_offset(const char *host, uint64_t addr)
+{
+	int fd = open(host, O_RDONLY);
+	Elf *elf;
+	uint64_t off = (uint64_t)-1;
+	if (fd < 0)
+		return -1;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF)
+		off = file_offset(elf, addr);
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return off == (uint64_t)-1 ? -1 : (int64_t)off;
+}
+
 void uelf_free_sym(struct uelf_sym *u)
 {
 	if (!u)

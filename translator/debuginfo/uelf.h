@@ -36,6 +36,11 @@ struct uelf_sym {
 int uelf_functions(const char *host, const char *pattern, struct vec *out,
 		   char **err);
 
+/* uelf_offset - the file offset of link-time address @addr of ELF file
+ * @host (by its PT_LOAD segments), or -1 when no segment holds it or the
+ * file cannot be read. */
+int64_t uelf_offset(const char *host, uint64_t addr);
+
 /* uelf_free_sym - free one from uelf_functions(). */
 void uelf_free_sym(struct uelf_sym *u);
 

@@ -1,5 +1,6 @@
 /* process.c - user-space probe points:
  *   process("PATH").function("PATTERN")[.call|.return]
+ *   process("PATH").statement("FUNC@FILE:LINE")
  *   process("PATH").mark("NAME"), process("PATH").provider("P").mark("NAME")
  *   process("PATH").begin, process("PATH").end, process.begin, process.end
  *   process[("PATH")].thread.begin, process[("PATH")].thread.end
@@ -14,6 +15,9 @@
  * enums, pointers as integers) and $return come from it
  * (debuginfo/udwarf.c); otherwise, and always for anything else, the
  * arguments are long_arg(N) & co and the value returned returnval().
+ * .statement: the lowest address where the program's line table starts a
+ * statement of LINE in each function matching FUNC (debuginfo/udwarf.c),
+ * with the function's $PARAMs where they are at that address.
  * .mark: the SDT markers of the program's .note.stapsdt (wildcards in P
  * and NAME), a DP_UPROBE at the marker's nop whose $argN the marker's
  * argument spec gives (debuginfo/usdt.c) and whose semaphore the kernel
@@ -115,6 +119,55 @@ static int derive_marks(struct session *s, struct probe *p,
 	return 0;
 }
 
+/* derive_statements - a DP_UPROBE for each statement "FUNC@FILE:LINE"
+ * names: 0, or -1 after a diagnostic */
+static int derive_statements(struct session *s, struct probe *p,
+			     struct probe_point *pp, struct pp_component *c,
+			     const char *target, const char *host,
+			     const char *spec)
+{
+	const char *at = strchr(spec, '@'), *colon = at ? strrchr(at, ':') : NULL;
+	char *func, *file, *err = NULL, *end;
+	long line = colon ? strtol(colon + 1, &end, 10) : 0;
+	struct vec st = {0};
+	int n, i;
+	if (!at || !colon || colon == at + 1 || line <= 0 || *end) {
+		diag_error(&c->arg->loc, "expected .statement(\"FUNC@FILE:LINE\")");
+		return -1;
+	}
+	func = xstrndup(spec, at - spec);
+	file = xstrndup(at + 1, colon - at - 1);
+	n = udwarf_statements(host, *func ? func : "*", file, (int)line, &st,
+			      &err);
+	if (n < 0)
+		diag_error(&c->arg->loc, "%s", err);
+	else if (!n && !pp->optional)
+		diag_error(&c->arg->loc, "no statement of %s at %s:%ld in a "
+			   "function matching \"%s\" (in its line table)",
+			   target, file, line, func);
+	for (i = 0; i < (n > 0 ? n : 0); i++) {
+		struct udwarf_stmt *u = st.items[i];
+		int64_t off = uelf_offset(host, u->addr);
+		struct derived_probe *d;
+		if (off < 0)
+			continue;
+		d = new_derived(s, DP_UPROBE, p, pp);
+		free(d->pp_text);
+		d->pp_text = xasprintf("process(\"%s\").statement(\"%s@%s:%d\")",
+				       target, u->func, u->file, u->line);
+		d->path = xstrdup(target);
+		d->symbol = xstrdup(u->func);
+		d->offset = off;
+		d->wildcard = n > 1;
+		d->fn = udwarf_at(host, u->func_addr, u->addr, u->func);
+	}
+	free(func);
+	free(file);
+	free(err);
+	free(st.items);
+	return n < 0 || (!n && !pp->optional) ? -1 : 0;
+}
+
 static int match_process(struct session *s, struct probe *p,
 			 struct probe_point *pp)
 {
@@ -137,7 +190,8 @@ static int match_process(struct session *s, struct probe *p,
 	} else if ((pp_is(c, "begin") || pp_is(c, "end")) && !c->arg) {
 		if (extra_components(pp, 2) < 0)
 			return -1;
-	} else if (name && (pp_is(c, "mark") || pp_is(c, "provider"))) {
+	} else if (name && (pp_is(c, "mark") || pp_is(c, "provider") ||
+			    pp_is(c, "statement"))) {
 		;
 	} else if (!name || !pp_is(c, "function")) {
 		diag_error(&pp->loc, "expected process(\"PATH\").function"
@@ -155,6 +209,17 @@ static int match_process(struct session *s, struct probe *p,
 		diag_error(&c0->arg->loc, "%s", err);
 		free(err);
 		return -1;
+	}
+	if (pp_is(c, "statement")) {
+		const char *spec;
+		rc = str_arg(c, pp, &spec);
+		if (rc == 0)
+			rc = extra_components(pp, 2);
+		if (rc == 0)
+			rc = derive_statements(s, p, pp, c, target, host, spec);
+		free(target);
+		free(host);
+		return rc;
 	}
 	if (pp_is(c, "mark") || pp_is(c, "provider")) {
 		const char *prov = NULL, *mark = NULL;
@@ -222,6 +287,7 @@ static const char *const process_forms[] = {
 	"process(STRING).function(STRING)",
 	"process(STRING).function(STRING).call",
 	"process(STRING).function(STRING).return",
+	"process(STRING).statement(STRING)",
 	"process(STRING).mark(STRING)",
 	"process(STRING).provider(STRING).mark(STRING)",
 	"process(STRING).begin", "process(STRING).end",
