@@ -77,6 +77,102 @@ int uelf_resolve(const char *name, const char *sysroot, char **target,
 	return -1;
 }
 
+/* runpath - the DT_RUNPATH (else DT_RPATH) string of ELF file @f, heap,
+ * or NULL */
+static char *runpath(const char *f)
+{
+	int fd = open(f, O_RDONLY);
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	char *run = NULL, *rpath = NULL;
+	if (fd < 0)
+		return NULL;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	while (elf && (scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNAMIC) {
+			Elf_Data *d = elf_getdata(scn, NULL);
+			size_t i, n = d && sh.sh_entsize ?
+				      sh.sh_size / sh.sh_entsize : 0;
+			for (i = 0; i < n; i++) {
+				GElf_Dyn dyn;
+				const char *v;
+				if (!gelf_getdyn(d, i, &dyn) ||
+				    (dyn.d_tag != DT_RUNPATH &&
+				     dyn.d_tag != DT_RPATH))
+					continue;
+				v = elf_strptr(elf, sh.sh_link, dyn.d_un.d_val);
+				if (v && dyn.d_tag == DT_RUNPATH && !run)
+					run = xstrdup(v);
+				else if (v && !rpath)
+					rpath = xstrdup(v);
+			}
+		}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	if (run) {
+		free(rpath);
+		return run;
+	}
+	return rpath;
+}
+
+int uelf_resolve_lib(const char *lib, const char *prog_host,
+		     const char *prog_target, const char *sysroot,
+		     char **target, char **host, char **err)
+{
+	static const char *const sysdirs[] = {
+		"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64",
+		"/usr/lib64", "/lib", "/usr/lib", NULL };
+	struct vec dirs = {0};
+	struct strbuf searched = {0};
+	const char *slash = strrchr(prog_target, '/');
+	char *origin = xstrndup(prog_target, slash ? (size_t)(slash - prog_target) : 0);
+	char *rp = runpath(prog_host), *p, *save = NULL;
+	int i, rc = -1;
+	if (lib[0] == '/') {
+		free(origin);
+		free(rp);
+		return uelf_resolve(lib, sysroot, target, host, err);
+	}
+	for (p = rp ? strtok_r(rp, ":", &save) : NULL; p;
+	     p = strtok_r(NULL, ":", &save))
+		vec_push(&dirs, !strncmp(p, "$ORIGIN", 7) ?
+			 xasprintf("%s%s", origin, p + 7) : xstrdup(p));
+	vec_push(&dirs, xstrdup(origin));
+	for (i = 0; sysdirs[i]; i++)
+		vec_push(&dirs, xstrdup(sysdirs[i]));
+	for (i = 0; i < dirs.n; i++) {
+		char *t;
+		int j, seen = 0;
+		for (j = 0; j < i && !seen; j++)
+			seen = !strcmp(dirs.items[j], dirs.items[i]);
+		if (seen)
+			continue;
+		t = xasprintf("%s/%s", (char *)dirs.items[i], lib);
+		strbuf_printf(&searched, "%s%s", searched.len ? ":" : "",
+			      (char *)dirs.items[i]);
+		if (rc < 0 && t[0] == '/' && (*host = host_file(t, sysroot))) {
+			*target = t;
+			rc = 0;
+		} else {
+			free(t);
+		}
+	}
+	if (rc < 0)
+		*err = xasprintf("no library '%s' for %s (searched %s)", lib,
+				 prog_target, strbuf_str(&searched));
+	for (i = 0; i < dirs.n; i++)
+		free(dirs.items[i]);
+	free(dirs.items);
+	free(searched.s);
+	free(origin);
+	free(rp);
+	return rc;
+}
+
 /* file_offset - the file offset of virtual address @a: by the PT_LOAD
  * segment containing it; (uint64_t)-1 when none does. */
 static uint64_t file_offset(Elf *elf, uint64_t a)

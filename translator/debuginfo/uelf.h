@@ -18,6 +18,18 @@
 int uelf_resolve(const char *name, const char *sysroot, char **target,
 		 char **host, char **err);
 
+/* uelf_resolve_lib - find shared library @lib of .library("LIB") for the
+ * program @prog_target (its file here: @prog_host).  An absolute @lib is
+ * used as is; any other is looked for in the program's DT_RUNPATH (else
+ * DT_RPATH) directories ($ORIGIN expanded), the program's own directory,
+ * then /lib/x86_64-linux-gnu, /usr/lib/x86_64-linux-gnu, /lib64,
+ * /usr/lib64, /lib and /usr/lib (under @sysroot as uelf_resolve says).
+ * Returns 0 with *@target and *@host as uelf_resolve, or -1 with *@err
+ * (malloc'd) naming the directories searched. */
+int uelf_resolve_lib(const char *lib, const char *prog_host,
+		     const char *prog_target, const char *sysroot,
+		     char **target, char **host, char **err);
+
 /* One function symbol of a program. */
 struct uelf_sym {
 	char *name;

@@ -1,6 +1,7 @@
 /* process.c - user-space probe points:
  *   process("PATH").function("PATTERN")[.call|.return]
  *   process("PATH").statement("FUNC@FILE:LINE")
+ *   process("PATH").library("LIB").function/.statement/.mark(...)
  *   process("PATH").mark("NAME"), process("PATH").provider("P").mark("NAME")
  *   process("PATH").begin, process("PATH").end, process.begin, process.end
  *   process[("PATH")].thread.begin, process[("PATH")].thread.end
@@ -15,6 +16,10 @@
  * enums, pointers as integers) and $return come from it
  * (debuginfo/udwarf.c); otherwise, and always for anything else, the
  * arguments are long_arg(N) & co and the value returned returnval().
+ * .library("LIB"): the same probes in a shared library of the program
+ * (uelf_resolve_lib: by path, or by name in the program's RUNPATH/RPATH,
+ * its own directory and the system's library directories); the probes
+ * are the library file's, named process("LIB-PATH")... as in SystemTap.
  * .statement: the lowest address where the program's line table starts a
  * statement of LINE in each function matching FUNC (debuginfo/udwarf.c),
  * with the function's $PARAMs where they are at that address.
@@ -174,21 +179,34 @@ static int match_process(struct session *s, struct probe *p,
 	struct pp_component *c0 = pp_comp(pp, 0), *c = pp_comp(pp, 1);
 	const char *name = NULL, *pat;
 	char *target = NULL, *host = NULL, *err = NULL;
-	int rc, is_return = 0, i = 2;
+	int rc, is_return = 0, b = 1, i;
 	struct derived_probe *d;
+	const char *lib = NULL;
 	if (c0->arg && str_arg(c0, pp, &name) < 0)
 		return -1;
+	if (name && pp_is(c, "library")) {     /* .library("LIB")... */
+		if (str_arg(c, pp, &lib) < 0)
+			return -1;
+		c = pp_comp(pp, b = 2);
+		if (!pp_is(c, "function") && !pp_is(c, "mark") &&
+		    !pp_is(c, "provider") && !pp_is(c, "statement")) {
+			diag_error(&pp->loc, "expected .function, .statement "
+				   "or .mark after .library(\"LIB\")");
+			return -1;
+		}
+	}
+	i = b + 1;
 	if (pp_is(c, "thread") && !c->arg) {
-		struct pp_component *t = pp_comp(pp, 2);
+		struct pp_component *t = pp_comp(pp, b + 1);
 		if (!(pp_is(t, "begin") || pp_is(t, "end")) || t->arg) {
 			diag_error(&pp->loc, "expected .thread.begin or "
 				   ".thread.end");
 			return -1;
 		}
-		if (extra_components(pp, 3) < 0)
+		if (extra_components(pp, b + 2) < 0)
 			return -1;
 	} else if ((pp_is(c, "begin") || pp_is(c, "end")) && !c->arg) {
-		if (extra_components(pp, 2) < 0)
+		if (extra_components(pp, b + 1) < 0)
 			return -1;
 	} else if (name && (pp_is(c, "mark") || pp_is(c, "provider") ||
 			    pp_is(c, "statement"))) {
@@ -210,11 +228,26 @@ static int match_process(struct session *s, struct probe *p,
 		free(err);
 		return -1;
 	}
+	if (lib) {
+		char *lt = NULL, *lh = NULL;
+		rc = uelf_resolve_lib(lib, host, target, s->sysroot, &lt, &lh,
+				      &err);
+		free(target);
+		free(host);
+		if (rc < 0) {
+			if (!pp->optional)
+				diag_error(&pp_comp(pp, 1)->arg->loc, "%s", err);
+			free(err);
+			return pp->optional ? 0 : -1;
+		}
+		target = lt;    /* probes are the library's, as SystemTap's */
+		host = lh;
+	}
 	if (pp_is(c, "statement")) {
 		const char *spec;
 		rc = str_arg(c, pp, &spec);
 		if (rc == 0)
-			rc = extra_components(pp, 2);
+			rc = extra_components(pp, b + 1);
 		if (rc == 0)
 			rc = derive_statements(s, p, pp, c, target, host, spec);
 		free(target);
@@ -227,8 +260,8 @@ static int match_process(struct session *s, struct probe *p,
 		rc = 0;
 		if (pp_is(c, "provider")) {
 			rc = str_arg(c, pp, &prov);
-			mc = pp_comp(pp, 2);
-			i = 3;
+			mc = pp_comp(pp, b + 1);
+			i = b + 2;
 		}
 		if (rc == 0 && !pp_is(mc, "mark")) {
 			diag_error(&pp->loc, "expected .mark(\"NAME\") after "
@@ -248,7 +281,7 @@ static int match_process(struct session *s, struct probe *p,
 	}
 	if (!pp_is(c, "function")) {
 		int thread = pp_is(c, "thread");
-		const char *be = thread ? pp_comp(pp, 2)->name : c->name;
+		const char *be = thread ? pp_comp(pp, b + 1)->name : c->name;
 		d = new_derived(s, thread ? (!strcmp(be, "begin") ?
 				DP_THREAD_BEGIN : DP_THREAD_END) :
 				!strcmp(be, "begin") ? DP_PROC_BEGIN :
@@ -267,7 +300,7 @@ static int match_process(struct session *s, struct probe *p,
 		struct pp_component *m = pp_comp(pp, i);
 		if (pp_is(m, "return") && !m->arg && !is_return)
 			is_return = 1;
-		else if (pp_is(m, "call") && !m->arg && !is_return && i == 2)
+		else if (pp_is(m, "call") && !m->arg && !is_return && i == b + 1)
 			;
 		else {
 			diag_error(&pp->loc, "unexpected '.%s' in %s (expected "
