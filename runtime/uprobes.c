@@ -78,7 +78,9 @@ static void stp_up_report(const struct stp_up_rt *r, int rc)
 
 int stp_uprobes_register(void)
 {
-	int i, n = 0, rc;
+	int i, n = 0, rc, failed = 0;
+	const struct stp_up_rt *first = NULL;
+	int first_rc = 0;
 
 	for (i = 0; i < stp_module.nprobes; i++)
 		n += stp_module.probes[i].kind == STP_PROBE_UPROBE;
@@ -115,17 +117,25 @@ int stp_uprobes_register(void)
 			iput(r->inode);
 			r->inode = NULL;
 		}
-		if (r->p->optional || r->p->wildcard) {
-			if (!r->p->optional)
-				stp_ctl_send_text(STP_MSG_WARNING,
-					"WARNING: probe %s could not be "
-					"registered (rc %d)\n", r->p->pp, rc);
+		if (r->p->optional)
+			continue;
+		if (r->p->wildcard) {   /* one warning for all, below */
+			if (!first) {
+				first = r;
+				first_rc = rc;
+			}
+			failed++;
 			continue;
 		}
 		stp_up_report(r, rc);
 		stp_uprobes_unregister();
 		return rc;
 	}
+	if (failed)
+		stp_ctl_send_text(STP_MSG_WARNING,
+			"WARNING: %d of %d user-space probes of wildcards could "
+			"not be registered (first: %s rc %d)\n", failed,
+			stp_nups, first->p->pp, first_rc);
 	return 0;
 }
 
