@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <glob.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdlib.h>
@@ -75,6 +76,24 @@ int uelf_resolve(const char *name, const char *sysroot, char **target,
 			 "$PATH has no absolute directory");
 	free(searched.s);
 	return -1;
+}
+
+int uelf_glob(const char *pattern, const char *sysroot, struct vec *out)
+{
+	glob_t g;
+	size_t i, skip = sysroot && *sysroot ? strlen(sysroot) : 0;
+	char *pat = xasprintf("%s%s", skip ? sysroot : "", pattern);
+	int n = 0;
+	if (glob(pat, 0, NULL, &g) == 0) {
+		for (i = 0; i < g.gl_pathc; i++)
+			if (is_regular(g.gl_pathv[i])) {
+				vec_push(out, xstrdup(g.gl_pathv[i] + skip));
+				n++;
+			}
+		globfree(&g);
+	}
+	free(pat);
+	return n;
 }
 
 /* runpath - the DT_RUNPATH (else DT_RPATH) string of ELF file @f, heap,

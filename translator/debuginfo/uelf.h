@@ -18,6 +18,12 @@
 int uelf_resolve(const char *name, const char *sysroot, char **target,
 		 char **host, char **err);
 
+/* uelf_glob - the programs an absolute PATH with wildcards (*?[) names:
+ * glob(3) on SYSROOT/PATH (with @sysroot) or PATH, appending each regular
+ * file's target path (sysroot removed), malloc'd, to @out in order.
+ * Returns the number appended. */
+int uelf_glob(const char *pattern, const char *sysroot, struct vec *out);
+
 /* uelf_resolve_lib - find shared library @lib of .library("LIB") for the
  * program @prog_target (its file here: @prog_host).  An absolute @lib is
  * used as is; any other is looked for in the program's DT_RUNPATH (else

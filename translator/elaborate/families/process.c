@@ -173,17 +173,58 @@ static int derive_statements(struct session *s, struct probe *p,
 	return n < 0 || (!n && !pp->optional) ? -1 : 0;
 }
 
+static int match_one(struct session *s, struct probe *p,
+		     struct probe_point *pp, const char *name);
+
+/* match_process - process[("PATH")]...: an absolute PATH with wildcards
+ * stands for every program it matches (each derived as if named). */
 static int match_process(struct session *s, struct probe *p,
 			 struct probe_point *pp)
 {
+	struct pp_component *c0 = pp_comp(pp, 0);
+	const char *name = NULL;
+	struct vec progs = {0};
+	int i, n, rc = 0, before = s->derived.n;
+	if (c0->arg && str_arg(c0, pp, &name) < 0)
+		return -1;
+	if (!name || name[0] != '/' || !strpbrk(name, "*?["))
+		return match_one(s, p, pp, name);
+	n = uelf_glob(name, s->sysroot, &progs);
+	if (!n && !pp->optional) {
+		diag_error(&c0->arg->loc, "no program matches %s", name);
+		rc = -1;
+	}
+	for (i = 0; i < n; i++) {
+		/* a program without the function or marker is no error: only
+		 * all of them lacking it is */
+		int errs = diag_error_count(), quiet = diag_quiet;
+		diag_quiet = 1;
+		match_one(s, p, pp, progs.items[i]);
+		diag_quiet = quiet;
+		diag_rewind(errs);
+		free(progs.items[i]);
+	}
+	free(progs.items);
+	if (n && s->derived.n == before && !pp->optional) {
+		diag_error(&pp->loc, "no program matching %s has %s", name,
+			   probe_point_str(pp));
+		rc = -1;
+	}
+	/* several programs: each probe is one of a wildcard's */
+	for (i = before; n > 1 && i < s->derived.n; i++)
+		((struct derived_probe *)s->derived.items[i])->wildcard = 1;
+	return rc;
+}
+
+static int match_one(struct session *s, struct probe *p,
+		     struct probe_point *pp, const char *name)
+{
 	struct pp_component *c0 = pp_comp(pp, 0), *c = pp_comp(pp, 1);
-	const char *name = NULL, *pat;
+	const char *pat;
 	char *target = NULL, *host = NULL, *err = NULL;
 	int rc, is_return = 0, b = 1, i;
 	struct derived_probe *d;
 	const char *lib = NULL;
-	if (c0->arg && str_arg(c0, pp, &name) < 0)
-		return -1;
 	if (name && pp_is(c, "library")) {     /* .library("LIB")... */
 		if (str_arg(c, pp, &lib) < 0)
 			return -1;
