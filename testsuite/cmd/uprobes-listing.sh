@@ -52,6 +52,7 @@ want "process(\"$B/libtw.so\").function(\"lib_twice\").call \$v:int" \
     -L 'process("prog").library("libtw.so").function("lib_*")'
 want "process(\"$B/libtw.so\").function(\"lib_twice\").call" \
     -l "process(\"$B/*\").function(\"lib_twice\")"
+want "process(\"$B/prog\").plt(\"lib_twice\")" -l 'process("prog").plt("lib_*")'
 line=$(grep -n 's += step' prog.c | cut -d: -f1)
 want "process(\"$B/prog\").statement(\"main@$PWD/prog.c:$line\")" \
     -l "process(\"prog\").statement(\"main@prog.c:$line\")"

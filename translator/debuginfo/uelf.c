@@ -286,6 +286,88 @@ int uelf_functions(const char *host, const char *pattern, struct vec *out,
 	return found;
 }
 
+/* section_named - the section called @name, its header in *@sh */
+static Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstr;
+	if (elf_getshdrstrndx(elf, &shstr) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+		if (!gelf_getshdr(scn, sh))
+			continue;
+		n = elf_strptr(elf, shstr, sh->sh_name);
+		if (n && !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+int uelf_plt(const char *host, const char *pattern, struct vec *out,
+	     char **err)
+{
+	int fd = open(host, O_RDONLY), found = 0;
+	Elf *elf;
+	Elf_Scn *rela, *plt, *dynsym;
+	GElf_Shdr rsh, psh, dsh;
+	Elf_Data *rd, *dd;
+	uint64_t base, first;
+	size_t i, n;
+	if (fd < 0) {
+		*err = xasprintf("cannot open %s", host);
+		return -1;
+	}
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		*err = xasprintf("%s is not an ELF file", host);
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		return -1;
+	}
+	rela = section_named(elf, ".rela.plt", &rsh);
+	plt = section_named(elf, ".plt.sec", &psh);
+	first = 0;
+	if (!plt) {
+		plt = section_named(elf, ".plt", &psh);
+		first = 1;      /* PLT0 first */
+	}
+	dynsym = rela ? elf_getscn(elf, rsh.sh_link) : NULL;
+	rd = rela ? elf_getdata(rela, NULL) : NULL;
+	dd = dynsym && gelf_getshdr(dynsym, &dsh) ? elf_getdata(dynsym, NULL)
+						   : NULL;
+	n = rd && plt && dd && rsh.sh_entsize ? rsh.sh_size / rsh.sh_entsize : 0;
+	base = plt ? psh.sh_addr : 0;
+	for (i = 0; i < n; i++) {
+		GElf_Rela r;
+		GElf_Sym sym;
+		const char *name;
+		struct uelf_sym *u;
+		uint64_t a = base + 16 * (i + first), off;
+		if (!gelf_getrela(rd, i, &r) ||
+		    GELF_R_TYPE(r.r_info) != R_X86_64_JUMP_SLOT ||
+		    !gelf_getsym(dd, GELF_R_SYM(r.r_info), &sym))
+			continue;
+		name = elf_strptr(elf, dsh.sh_link, sym.st_name);
+		if (!name || !*name || fnmatch(pattern, name, 0) ||
+		    a + 16 > base + psh.sh_size ||
+		    (off = file_offset(elf, a)) == (uint64_t)-1)
+			continue;
+		u = xcalloc(1, sizeof(*u));
+		u->name = xstrdup(name);
+		u->addr = a;
+		u->offset = off;
+		u->size = 16;
+		vec_push(out, u);
+		found++;
+	}
+	elf_end(elf);
+	close(fd);
+	return found;
+}
+
 int64_t uelf_offset(const char *host, uint64_t addr)
 {
 	int fd = open(host, O_RDONLY);

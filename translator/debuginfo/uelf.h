@@ -54,6 +54,15 @@ struct uelf_sym {
 int uelf_functions(const char *host, const char *pattern, struct vec *out,
 		   char **err);
 
+/* uelf_plt - the PLT entries of ELF file @host whose target symbol
+ * matches the fnmatch(3) @pattern: entry I of .plt.sec (when present),
+ * else entry I + 1 of .plt (16 bytes each), is .rela.plt's relocation I
+ * (x86-64 lazy binding layout).  Appended to @out as struct uelf_sym *
+ * (name: the symbol, addr/offset: the entry).  Returns the number
+ * appended, or -1 with *@err (malloc'd) when the file cannot be read. */
+int uelf_plt(const char *host, const char *pattern, struct vec *out,
+	     char **err);
+
 /* uelf_offset - the file offset of link-time address @addr of ELF file
  * @host (by its PT_LOAD segments), or -1 when no segment holds it or the
  * file cannot be read. */

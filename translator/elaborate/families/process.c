@@ -1,6 +1,6 @@
 /* process.c - user-space probe points:
  *   process("PATH").function("PATTERN")[.call|.return]
- *   process("PATH").statement("FUNC@FILE:LINE")
+ *   process("PATH").statement("FUNC@FILE:LINE"), process("PATH").plt("NAME")
  *   process("PATH").library("LIB").function/.statement/.mark(...)
  *   process("PATH").mark("NAME"), process("PATH").provider("P").mark("NAME")
  *   process("PATH").begin, process("PATH").end, process.begin, process.end
@@ -20,6 +20,8 @@
  * (uelf_resolve_lib: by path, or by name in the program's RUNPATH/RPATH,
  * its own directory and the system's library directories); the probes
  * are the library file's, named process("LIB-PATH")... as in SystemTap.
+ * .plt("NAME"): the program's PLT entry for each matching symbol (a call
+ * to another object: runs on each call through the PLT, uelf_plt()).
  * .statement: the lowest address where the program's line table starts a
  * statement of LINE in each function matching FUNC (debuginfo/udwarf.c),
  * with the function's $PARAMs where they are at that address.
@@ -121,6 +123,41 @@ static int derive_marks(struct session *s, struct probe *p,
 		d->wildcard = n > 1;
 	}
 	free(notes.items);
+	return 0;
+}
+
+/* derive_plt - a DP_UPROBE for each PLT entry matching @pat */
+static int derive_plt(struct session *s, struct probe *p,
+		      struct probe_point *pp, struct pp_component *c,
+		      const char *target, const char *host, const char *pat)
+{
+	struct vec v = {0};
+	char *err = NULL;
+	int n = uelf_plt(host, pat, &v, &err), i;
+	if (n < 0) {
+		diag_error(&pp->loc, "%s", err);
+		free(err);
+		return -1;
+	}
+	if (!n && !pp->optional) {
+		diag_error(&c->arg->loc, "no PLT entry of %s matches \"%s\"",
+			   target, pat);
+		free(v.items);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		struct uelf_sym *u = v.items[i];
+		struct derived_probe *d = new_derived(s, DP_UPROBE, p, pp);
+		free(d->pp_text);
+		d->pp_text = xasprintf("process(\"%s\").plt(\"%s\")", target,
+				       u->name);
+		d->path = xstrdup(target);
+		d->symbol = xstrdup(u->name);
+		d->offset = (int64_t)u->offset;
+		d->wildcard = n > 1;
+		uelf_free_sym(u);
+	}
+	free(v.items);
 	return 0;
 }
 
@@ -230,7 +267,8 @@ static int match_one(struct session *s, struct probe *p,
 			return -1;
 		c = pp_comp(pp, b = 2);
 		if (!pp_is(c, "function") && !pp_is(c, "mark") &&
-		    !pp_is(c, "provider") && !pp_is(c, "statement")) {
+		    !pp_is(c, "provider") && !pp_is(c, "statement") &&
+		    !pp_is(c, "plt")) {
 			diag_error(&pp->loc, "expected .function, .statement "
 				   "or .mark after .library(\"LIB\")");
 			return -1;
@@ -250,7 +288,7 @@ static int match_one(struct session *s, struct probe *p,
 		if (extra_components(pp, b + 1) < 0)
 			return -1;
 	} else if (name && (pp_is(c, "mark") || pp_is(c, "provider") ||
-			    pp_is(c, "statement"))) {
+			    pp_is(c, "statement") || pp_is(c, "plt"))) {
 		;
 	} else if (!name || !pp_is(c, "function")) {
 		diag_error(&pp->loc, "expected process(\"PATH\").function"
@@ -284,13 +322,15 @@ static int match_one(struct session *s, struct probe *p,
 		target = lt;    /* probes are the library's, as SystemTap's */
 		host = lh;
 	}
-	if (pp_is(c, "statement")) {
+	if (pp_is(c, "statement") || pp_is(c, "plt")) {
 		const char *spec;
 		rc = str_arg(c, pp, &spec);
 		if (rc == 0)
 			rc = extra_components(pp, b + 1);
 		if (rc == 0)
-			rc = derive_statements(s, p, pp, c, target, host, spec);
+			rc = pp_is(c, "plt") ?
+			     derive_plt(s, p, pp, c, target, host, spec) :
+			     derive_statements(s, p, pp, c, target, host, spec);
 		free(target);
 		free(host);
 		return rc;
@@ -361,7 +401,7 @@ static const char *const process_forms[] = {
 	"process(STRING).function(STRING)",
 	"process(STRING).function(STRING).call",
 	"process(STRING).function(STRING).return",
-	"process(STRING).statement(STRING)",
+	"process(STRING).statement(STRING)", "process(STRING).plt(STRING)",
 	"process(STRING).mark(STRING)",
 	"process(STRING).provider(STRING).mark(STRING)",
 	"process(STRING).begin", "process(STRING).end",
