@@ -790,6 +790,11 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 				      (unsigned long long)d->offset,
 				      d->is_return,
 				      (unsigned long long)d->ref_ctr);
+		if (d->kind == DP_UPROBE && d->symbol) {  /* for probefunc() */
+			char *sym = c_quote(d->symbol, strlen(d->symbol));
+			strbuf_printf(o, ", .symbol = %s", sym);
+			free(sym);
+		}
 		if (d->kind == DP_PROFILE || d->kind == DP_PERF)
 			strbuf_printf(o, ",\n\t  .perf_type = %s, .perf_config = %s, "
 				      ".sample = %s, .perf_freq = %d",

@@ -116,7 +116,6 @@ static int derive_marks(struct session *s, struct probe *p,
 				       ".mark(\"%s\")", target, u->provider,
 				       u->name);
 		d->path = xstrdup(target);
-		d->symbol = xasprintf("%s:%s", u->provider, u->name);
 		d->offset = (int64_t)u->offset;
 		d->ref_ctr = (int64_t)u->sem_offset;
 		d->fn = usdt_function(u, &err);
