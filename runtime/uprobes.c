@@ -13,6 +13,15 @@
  * ref_ctr_offset is an SDT semaphore the kernel increments in every
  * process mapping the file while the probe is registered.
  *
+ * A .return probe that reads values of the function's entry ($PARAM,
+ * @entry: the descriptor's entry_handler) runs that handler from the
+ * consumer's entry handler into one of STP_UPROBE_ENTRY_SLOTS slots of
+ * the probe, keyed by task and stack pointer (the return address's
+ * slot), and ret_handler finds it by the same key: frames skipped by
+ * longjmp leave slots no return matches, taken back when the task
+ * enters the probe again at or above them.  No free slot: the hit is
+ * skipped (counted).
+ *
  * Unregistration (uprobe_unregister) waits for running handlers of the
  * consumer (the uprobe's register_rwsem), so nothing of ours runs after
  * stp_uprobes_unregister() returns. */
@@ -23,13 +32,69 @@
 #include <linux/uprobes.h>
 #include "stp_internal.h"
 
+#ifndef STP_UPROBE_ENTRY_SLOTS
+#define STP_UPROBE_ENTRY_SLOTS 128  /* per .return probe with entry values */
+#endif
+
+/* One saved entry of a .return probe. */
+struct stp_up_slot {
+	struct task_struct *task;    /* NULL: free */
+	unsigned long sp;            /* user sp at the entry */
+	int busy;                    /* being filled or consumed */
+	u64 data[];                  /* entry_size bytes */
+};
+
 /* Run-time state of one uprobe. */
 struct stp_up_rt {
 	struct uprobe_consumer uc;   /* first: container_of from the handlers */
 	const struct stp_probe_desc *p;
 	struct inode *inode;         /* held (igrab) while registered */
 	int registered;
+	spinlock_t lock;             /* slots */
+	size_t slot_size;
+	char *slots;                 /* [STP_UPROBE_ENTRY_SLOTS], or NULL */
 };
+
+static struct stp_up_slot *stp_up_slot(struct stp_up_rt *r, int i)
+{
+	return (struct stp_up_slot *)(r->slots + i * r->slot_size);
+}
+
+/* stp_up_entry - a .return probe's entry: save its entry values. */
+static int stp_up_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
+{
+	struct stp_up_rt *r = container_of(uc, struct stp_up_rt, uc);
+	struct stp_up_slot *s, *got = NULL;
+	unsigned long flags;
+	int i;
+
+	spin_lock_irqsave(&r->lock, flags);
+	for (i = 0; i < STP_UPROBE_ENTRY_SLOTS; i++) {
+		s = stp_up_slot(r, i);
+		/* a frame of this task at or below this one is gone */
+		if (s->task == current && !s->busy && s->sp <= regs->sp)
+			s->task = NULL;
+		if (!s->task && !got)
+			got = s;
+	}
+	if (got) {
+		got->task = current;
+		got->sp = regs->sp;
+		got->busy = 1;
+	}
+	spin_unlock_irqrestore(&r->lock, flags);
+	if (!got) {
+		atomic_inc(&stp_skipped);
+		return 0;
+	}
+	*(int *)got->data = 0;
+	stp_run_handler(r->p, regs, STP_STATE_RUNNING, r->p->entry_handler,
+			got->data);
+	spin_lock_irqsave(&r->lock, flags);
+	got->busy = 0;
+	spin_unlock_irqrestore(&r->lock, flags);
+	return 0;
+}
 
 static struct stp_up_rt *stp_ups;
 static int stp_nups;
@@ -46,8 +111,36 @@ static int stp_up_ret_handler(struct uprobe_consumer *uc, unsigned long func,
 			      struct pt_regs *regs)
 {
 	struct stp_up_rt *r = container_of(uc, struct stp_up_rt, uc);
+	struct stp_up_slot *s = NULL;
+	unsigned long flags;
+	int i;
 
-	stp_run_probe(r->p, regs, STP_STATE_RUNNING);
+	if (!r->slots) {
+		stp_run_probe(r->p, regs, STP_STATE_RUNNING);
+		return 0;
+	}
+	/* the return popped the return address the entry's sp pointed at */
+	spin_lock_irqsave(&r->lock, flags);
+	for (i = 0; i < STP_UPROBE_ENTRY_SLOTS; i++) {
+		struct stp_up_slot *t = stp_up_slot(r, i);
+
+		if (t->task == current && !t->busy &&
+		    t->sp == regs->sp - sizeof(long)) {
+			s = t;
+			s->busy = 1;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&r->lock, flags);
+	if (!s)         /* its entry was skipped or came before the start */
+		return 0;
+	if (*(int *)s->data == 1)
+		stp_run_handler(r->p, regs, STP_STATE_RUNNING, r->p->handler,
+				s->data);
+	spin_lock_irqsave(&r->lock, flags);
+	s->task = NULL;
+	s->busy = 0;
+	spin_unlock_irqrestore(&r->lock, flags);
 	return 0;
 }
 
@@ -100,13 +193,24 @@ int stp_uprobes_register(void)
 		rc = IS_ERR(inode) ? PTR_ERR(inode) : 0;
 		if (!rc) {
 			r->inode = inode;
+			spin_lock_init(&r->lock);
+			if (r->p->is_return && r->p->entry_handler) {
+				r->slot_size = ALIGN(sizeof(struct stp_up_slot) +
+						     r->p->entry_size, 8);
+				r->slots = kcalloc(STP_UPROBE_ENTRY_SLOTS,
+						   r->slot_size, GFP_KERNEL);
+				if (!r->slots)
+					rc = -ENOMEM;
+				r->uc.handler = stp_up_entry;
+			}
 			if (r->p->is_return)
 				r->uc.ret_handler = stp_up_ret_handler;
 			else
 				r->uc.handler = stp_up_handler;
-			rc = uprobe_register_refctr(inode, r->p->offset,
-						    r->p->ref_ctr_offset,
-						    &r->uc);
+			if (!rc)
+				rc = uprobe_register_refctr(inode, r->p->offset,
+							    r->p->ref_ctr_offset,
+							    &r->uc);
 		}
 		cond_resched();
 		if (rc == 0) {
@@ -117,6 +221,8 @@ int stp_uprobes_register(void)
 			iput(r->inode);
 			r->inode = NULL;
 		}
+		kfree(r->slots);
+		r->slots = NULL;
 		if (r->p->optional)
 			continue;
 		if (r->p->wildcard) {   /* one warning for all, below */
@@ -158,6 +264,8 @@ void stp_uprobes_unregister(void)
 			iput(r->inode);
 			r->inode = NULL;
 		}
+		kfree(r->slots);
+		r->slots = NULL;
 	}
 	kfree(stp_ups);
 	stp_ups = NULL;

@@ -31,6 +31,20 @@ __attribute__((noinline, noipa, used)) long loop(long n)
 	return sum;
 }
 
+/* rec - n + (n - 1) + ... + 0, recursively (a real call per level: the
+ * volatile keeps gcc from turning it into a loop); main calls rec(10)
+ * once, so .return probes see rec(0)..rec(10) return in that order,
+ * nested: $x sums to 55 and $return to 220. */
+__attribute__((noinline, noipa, used)) long rec(long n)
+{
+	volatile long r;
+
+	if (n <= 0)
+		return 0;
+	r = rec(n - 1);
+	return n + r;
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? strtol(argv[1], NULL, 10) : 1000, sum;
@@ -40,6 +54,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	sum = loop(n);
+	if (rec(10) != 55)
+		return 1;
 	printf("uwork: %ld calls, sum %ld\n", n, sum);
 	return 0;
 }

@@ -102,12 +102,9 @@ static int udw_lookup_var(struct dbg_provider *p, struct dbg_function *fn,
 				continue;
 			}
 			free(names.s);
-			if (u->is_return) {
-				*why = xstrdup("parameters are not available "
-					       "in .return probes of user "
-					       "functions yet");
-				return -1;
-			}
+			/* in .return probes the value is read at the entry
+			 * (elaborate/tvar.c saves it there), so the entry's
+			 * location is the one */
 			if (dwarf_attr_integrate(&child, DW_AT_location, &at) &&
 			    dwarf_getlocation_addr(&at, u->entry, &ops, &nops,
 						   1) == 1 && nops == 1) {

@@ -12,8 +12,8 @@ struct dbg_function;
  * (@is_return 0) or return: its provider resolves $PARAM at the entry
  * (register locations of the entry address, as gcc -O1 and above emit
  * them; integer, enum and pointer parameters, pointers as integers) and
- * $return's type.  In .return probes parameters are refused (no @entry
- * for user functions yet).  NULL when the file has no DWARF for it. */
+ * $return's type; in .return probes $PARAM is its value at the entry
+ * (saved there, as @entry).  NULL when the file has no DWARF for it. */
 struct dbg_function *udwarf_function(const char *host, uint64_t addr,
 				     const char *name, int is_return);
 
