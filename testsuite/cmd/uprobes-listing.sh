@@ -62,8 +62,10 @@ want_err "no library 'libnope.so' for $B/prog (searched $B:" \
     -p2 -e 'probe process("prog").library("libnope.so").function("*") {}'
 want_err "no SDT marker of $B/prog matches provider \"app\" \"nope\"" \
     -p2 -e 'probe process("prog").provider("app").mark("nope") {}'
-want_err "parameters are not available in .return probes of user functions yet" \
-    -p2 -e 'probe process("prog").function("step").return { println($a) }'
+want_err "cannot resolve '\$nosuch' in step: not found; parameters: a b" \
+    -p2 -e 'probe process("prog").function("step") { println($nosuch) }'
+"$STAP" -p2 -e 'probe process("prog").function("step").return { println($a + @entry($b) + $return) }' \
+    > /dev/null 2> err || { cat err; fail "\$a/@entry in .return refused"; }
 want_err "no program matches $B/nothing*" \
     -p2 -e "probe process(\"$B/nothing*\").begin {}"
 want_err "no program matching $B/* has" \
