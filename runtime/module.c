@@ -44,7 +44,7 @@ void stp_session_stop(int run_end)
 		atomic_set(&stp_session_state, STP_STATE_STOPPING);
 		smp_mb();
 		stp_probes_unregister();
-		if (run_end)
+		if (run_end && !stp_abort_requested_p())
 			stp_run_kind(STP_PROBE_END, STP_STATE_STOPPING);
 	}
 	atomic_set(&stp_session_state, STP_STATE_STOPPED);
@@ -120,6 +120,7 @@ static int __init stp_init(void)
 static void __exit stp_exit(void)
 {
 	stp_session_stop(0);
+	stp_raise_sync();
 	stp_transport_exit();
 	stp_maps_free();
 	stp_contexts_free();

@@ -79,3 +79,18 @@ void stp_printf(struct stp_context *c, const char *fmt, ...)
 		n = 0;
 	pb->len = min_t(size_t, n, STP_PRINT_BUF_SIZE - 1);
 }
+
+void stp_switch_file(struct stp_context *c)
+{
+	struct stp_print_buf *pb = stp_print_buf_of(c);
+	struct stp_relay_hdr h = { .magic = STP_RELAY_MAGIC, .len = 0 };
+	unsigned long flags;
+
+	stp_print_flush(c);
+	if (pb->wait_budget_ns)
+		stp_relay_wait_room(sizeof(h), &pb->wait_budget_ns);
+	local_irq_save(flags);
+	h.seq = atomic64_inc_return(&stp_seq);
+	stp_relay_write(&h, sizeof(h));
+	local_irq_restore(flags);
+}

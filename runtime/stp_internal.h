@@ -31,6 +31,15 @@ struct stp_print_buf {
 	char data[STP_PRINT_BUF_SIZE];
 };
 
+/* stp_abort_requested_p - 1 once the script called abort(): the end
+ * probes are skipped (transport.c).  Context: any. */
+int stp_abort_requested_p(void);
+
+/* ---- signal.c ---- */
+/* stp_raise_sync - wait until no raise() signal is left to send (module
+ * exit, after the probes are gone).  Process context; may sleep. */
+void stp_raise_sync(void);
+
 /* ---- context.c ---- */
 /* stp_contexts_alloc - allocate one context (and print buffer) per
  * possible CPU.  Returns 0 or -ENOMEM.  Process context; may sleep. */

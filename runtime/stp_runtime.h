@@ -310,6 +310,12 @@ void stp_print_str(struct stp_context *c, const char *s);
  * a bounded time for stapio to drain it.  Context: as stp_print. */
 void stp_printf(struct stp_context *c, const char *fmt, ...) __printf(2, 3);
 
+/* stp_switch_file - the script's switch_file(): send what this hit has
+ * printed so far, then an empty relay record, which tells stapio to go on
+ * in the next output file (see stp_transport_msgs.h).  Context: as
+ * stp_print. */
+void stp_switch_file(struct stp_context *c);
+
 /* ---- run control ---- */
 
 /* stp_request_exit - ask for the end of the run (the script's exit()):
@@ -318,13 +324,35 @@ void stp_printf(struct stp_context *c, const char *fmt, ...) __printf(2, 3);
  * anything, so it is safe even in scheduler kprobes.  Other probes keep
  * running until stapio's EXIT arrives.  Context: any. */
 void stp_request_exit(void);
+/* stp_request_abort - the script's abort(): as stp_request_exit(), and
+ * the end probes will not run.  Context: any. */
+void stp_request_abort(void);
 /* stp_target_pid - the pid of staprun -c's command or of -x PID (the
  * script's target()), 0 when there is none.  Context: any. */
 int stp_target_pid(void);
+/* stp_stapio_pid - the process id of the stapio reading this module's
+ * output (the one that opened its control channel last; the script's
+ * stp_pid()), 0 before one has.  Context: any. */
+int stp_stapio_pid(void);
 /* stp_warn - send "WARNING: <text>\n" to stapio's stderr (text truncated
  * to about 300 bytes; dropped when the control queue is full).
  * Context: any; does not sleep. */
 void stp_warn(const char *fmt, ...) __printf(1, 2);
+
+/* stp_system - ask stapio to run the shell command @cmd (the script's
+ * system()): it runs `/bin/sh -c CMD` in the background, soon after, as
+ * stapio's user, with stapio's stdout and stderr.  Returns 0, or -ENOSPC
+ * / -EBUSY when the control queue cannot take it (the command is
+ * dropped).  Context: any; does not sleep. */
+int stp_system(const char *cmd);
+
+/* stp_raise - the script's raise(): send signal @sig to the current
+ * thread (as send_sig() does) just after this probe hit, from an irq_work
+ * (never from inside the handler, so it cannot deadlock on signal locks
+ * the probed code holds).  Returns 0, -EINVAL for a bad signal number,
+ * -EBUSY when 32 signals are already waiting to be sent.
+ * Context: any, NMI included; does not sleep. */
+int stp_raise(int sig);
 
 /* ---- global variables ---- */
 

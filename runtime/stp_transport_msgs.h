@@ -35,6 +35,10 @@
  *                       MAXERRORS/MAXSKIPPED; stapio should send EXIT.
  *     STP_MSG_WARNING   text (no NUL), complete line(s) for stderr,
  *     STP_MSG_ERROR     e.g. "WARNING: ...\n" / "ERROR: ... near ...\n".
+ *     STP_MSG_SYSTEM    text (no NUL): a command the script's system()
+ *                       asks stapio to run with /bin/sh -c, in the
+ *                       background, as stapio's user, stdin /dev/null,
+ *                       stdout and stderr stapio's own.
  *
  * Relay files (traceN): a stream of records, each a struct stp_relay_hdr
  * followed by hdr.len bytes of script output.  Records are written whole
@@ -43,7 +47,9 @@
  * incremented per record across all CPUs); output in seq order is the
  * order in which probe hits finished.  Within one traceN file seq
  * increases.  A gap in seq means a record is still in flight on another
- * CPU (briefly) or was lost because that CPU's buffer was full.
+ * CPU (briefly) or was lost because that CPU's buffer was full.  A record
+ * with len 0 (the script's switch_file()) asks stapio to write the records
+ * after it in seq order to the next output file (with -o).
  */
 #ifndef STP_TRANSPORT_MSGS_H
 #define STP_TRANSPORT_MSGS_H
@@ -63,6 +69,7 @@ enum stp_msg_type {
 	STP_MSG_ERROR = 5,
 	STP_MSG_TARGET = 6,
 	STP_MSG_DETACH = 7,
+	STP_MSG_SYSTEM = 8,
 };
 
 /* Largest payload of one control message. */

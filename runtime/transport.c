@@ -54,6 +54,17 @@ int stp_target_pid(void)
 	return atomic_read(&stp_target);
 }
 
+/* stp_pid(): the process that opened the control channel last (stapio). */
+static atomic_t stp_stapio = ATOMIC_INIT(0);
+
+/**
+ * stp_stapio_pid - see stp_runtime.h.  Context: any; does not sleep.
+ */
+int stp_stapio_pid(void)
+{
+	return atomic_read(&stp_stapio);
+}
+
 /* staprun -L: the control channel's close does not stop the session. */
 static atomic_t stp_detached = ATOMIC_INIT(0);
 
@@ -161,10 +172,12 @@ int stp_ctl_send(u32 type, const void *payload, size_t len)
 		}
 		cpu_relax();
 	}
-	/* Text may not use the last STP_CTL_RESERVE bytes: the replies and
-	 * REQUEST_EXIT that stapio waits for must always fit. */
+	/* Text and commands may not use the last STP_CTL_RESERVE bytes:
+	 * the replies and REQUEST_EXIT that stapio waits for must always
+	 * fit. */
 	if (stp_ctl_len + sizeof(h) + len +
-	    (type == STP_MSG_WARNING || type == STP_MSG_ERROR ?
+	    (type == STP_MSG_WARNING || type == STP_MSG_ERROR ||
+	     type == STP_MSG_SYSTEM ?
 	     STP_CTL_RESERVE : 0) <= sizeof(stp_ctl_queue)) {
 		memcpy(stp_ctl_queue + stp_ctl_len, &h, sizeof(h));
 		memcpy(stp_ctl_queue + stp_ctl_len + sizeof(h), payload, len);
@@ -191,6 +204,12 @@ void stp_ctl_send_text(u32 type, const char *fmt, ...)
 	stp_ctl_send(type, buf, n);
 }
 
+/* stp_system - see stp_runtime.h. */
+int stp_system(const char *cmd)
+{
+	return stp_ctl_send(STP_MSG_SYSTEM, cmd, strlen(cmd));
+}
+
 /**
  * stp_warn - see stp_runtime.h.  The text is prefixed "WARNING: " and
  * ended with a newline; it is truncated to about 300 bytes.
@@ -215,6 +234,26 @@ void stp_warn(const char *fmt, ...)
 void stp_request_exit(void)
 {
 	atomic_cmpxchg(&stp_exit_requested, 0, 1);
+}
+
+/* abort(): set once, never cleared; the end probes are skipped. */
+static atomic_t stp_abort_requested = ATOMIC_INIT(0);
+
+/**
+ * stp_request_abort - see stp_runtime.h.  Context: any.
+ */
+void stp_request_abort(void)
+{
+	atomic_set(&stp_abort_requested, 1);
+	stp_request_exit();
+}
+
+/**
+ * stp_abort_requested_p - 1 after stp_request_abort().  Context: any.
+ */
+int stp_abort_requested_p(void)
+{
+	return atomic_read(&stp_abort_requested);
 }
 
 /* Turn a pending exit request into a message (reader side). */
@@ -343,6 +382,7 @@ static int stp_ctl_open(struct inode *inode, struct file *file)
 	if (atomic_cmpxchg(&stp_ctl_opened, 0, 1) != 0)
 		return -EBUSY;
 	atomic_set(&stp_detached, 0);   /* attached (again): we own it */
+	atomic_set(&stp_stapio, task_tgid_nr(current));
 	/* a stream: no f_pos lock, so that stapio can read replies in one
 	 * thread while another is inside a long START/EXIT write() */
 	return stream_open(inode, file);

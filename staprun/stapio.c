@@ -243,6 +243,49 @@ static void send_cmd_async(uint32_t type)
 
 enum { EV_NONE = 0, EV_START = 1, EV_REQUEST_EXIT = 2, EV_EXIT = 4 };
 
+/* run_system - the script's system(CMD) (STP_MSG_SYSTEM, @len bytes at
+ * @p): run `/bin/sh -c CMD` in the background with stdin /dev/null and
+ * our stdout and stderr.  The command runs in a grandchild (its parent
+ * exits at once and is reaped here), so it leaves no zombie and never
+ * confuses the wait for -c's target. */
+static void run_system(const char *p, size_t len)
+{
+	char *cmd = malloc(len + 1);
+	pid_t pid;
+
+	if (!cmd)
+		die("out of memory");
+	memcpy(cmd, p, len);
+	cmd[len] = '\0';
+	fflush(out);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "WARNING: system(): fork: %s\n", strerror(errno));
+	} else if (pid == 0) {
+		int fd;
+
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
+		if (fork() != 0)
+			_exit(0);
+		fd = open("/dev/null", O_RDONLY);
+		if (fd >= 0 && fd != 0) {
+			dup2(fd, 0);
+			close(fd);
+		}
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		fprintf(stderr, "WARNING: system(): cannot run /bin/sh: %s\n", strerror(errno));
+		_exit(127);
+	} else {
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	free(cmd);
+}
+
 /* Read and handle every queued control message; returns EV_* bits and
  * the START status in *start_status. */
 static int read_cmds(int *start_status)
@@ -295,6 +338,9 @@ static int read_cmds(int *start_status)
 				ev |= EV_EXIT;
 				break;
 			}
+			case STP_MSG_SYSTEM:
+				run_system(p, h.len);
+				break;
 			case STP_MSG_ERROR:
 				error_seen = 1;
 				/* fall through */
@@ -406,9 +452,16 @@ static size_t read_streams(void)
 }
 
 /* write_record - one record of @s to its output: the per-CPU file (-b),
- * else the output file, rotating first when it would exceed -S. */
+ * else the output file, rotating first when it would exceed -S.  An empty
+ * record is the script's switch_file(): with -o (and not -b), the output
+ * goes on in the next file, OUTFILE.N (as -S rotation names them). */
 static void write_record(struct stream *s, const struct record *r)
 {
+	if (!r->len) {
+		if (outfile && !bulk)
+			rotate();
+		return;
+	}
 	if (bulk) {
 		if (!s->bulk_out) {
 			char path[4200];

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Under STP_FUZZ, util.h renames free() to stp_free(); "(free)(p)" below
  * is the libc function itself. */
@@ -468,5 +469,22 @@ char *cache_dir(void)
 		free(dir);
 		return NULL;
 	}
+	/* the cache is its user's alone: what is in it gets loaded into the
+	 * kernel, and its recorded build commands get run */
+	{
+		struct stat st;
+		if (stat(dir, &st) == 0 && st.st_uid == geteuid() &&
+		    (st.st_mode & 077) && chmod(dir, 0700) != 0 && stp_verbose)
+			fprintf(stderr, "stap: cannot make %s private: %s\n",
+				dir, strerror(errno));
+	}
 	return dir;
+}
+
+int owned_private(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return -1;
+	return st.st_uid == geteuid() && !(st.st_mode & 022) ? 1 : 0;
 }

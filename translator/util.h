@@ -131,4 +131,10 @@ int mkdir_p(const char *path);
  * path, or NULL with a message when it cannot be created. */
 char *cache_dir(void);
 
+/* owned_private - 1 if @path is owned by the effective user and neither
+ * its group nor others may write it, 0 if not, -1 if it cannot be
+ * stat()ed.  What the cache keeps is used only when this holds for it
+ * and its directory. */
+int owned_private(const char *path);
+
 #endif

@@ -220,15 +220,44 @@ static sqlite3 *db_open(const char *dir)
 	sqlite3_busy_timeout(db, 30000);
 	if (sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS modules ("
 			 "hash TEXT PRIMARY KEY, path TEXT NOT NULL, "
-			 "size INTEGER NOT NULL, last_used INTEGER NOT NULL)",
-			 NULL, NULL, NULL) != SQLITE_OK) {
+			 "size INTEGER NOT NULL, last_used INTEGER NOT NULL, "
+			 "digest TEXT)", NULL, NULL, NULL) != SQLITE_OK) {
 		if (stp_verbose)
 			fprintf(stderr, "stap: cache index: %s\n",
 				sqlite3_errmsg(db));
 		sqlite3_close(db);
 		return NULL;
 	}
+	/* an index made before modules had digests: add the column (an
+	 * error here only means that it is there already) */
+	sqlite3_exec(db, "ALTER TABLE modules ADD COLUMN digest TEXT", NULL,
+		     NULL, NULL);
 	return db;
+}
+
+/* file_digest - the SHA-256 of the file at @path into @hex; 0 or -1. */
+static int file_digest(const char *path, char hex[65])
+{
+	struct stp_hash *h = hash_new();
+	int rc = hash_add_file(h, path);
+	hash_finish(h, hex);
+	return rc;
+}
+
+/* db_digest - the digest the index records for module @key (heap), or
+ * NULL when it has none. */
+static char *db_digest(sqlite3 *db, const char *key)
+{
+	sqlite3_stmt *st;
+	char *d = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT digest FROM modules WHERE hash = ?1",
+			       -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		d = xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return d;
 }
 
 /* db_exec - run @sql with text/int64 parameters ('t'/'i' in @types). */
@@ -315,6 +344,34 @@ static void evict(sqlite3 *db, const char *dir, const char *keep)
 	sqlite3_finalize(st);
 }
 
+/* trusted - may the cached module @path be loaded?  It, its directory
+ * and the cache must be the user's own and writable by nobody else, and
+ * its contents must be what was stored (the digest the index recorded).
+ * Says why not on stderr. */
+static int trusted(sqlite3 *db, const char *dir, const char *path,
+		   const char *key)
+{
+	char *sub = xstrdup(path), *want, got[65];
+	int ok;
+	*strrchr(sub, '/') = '\0';
+	ok = owned_private(path) == 1 && owned_private(sub) == 1 &&
+	     owned_private(dir) == 1;
+	free(sub);
+	if (!ok) {
+		fprintf(stderr, "stap: the cached module %s could have been "
+			"written by another user: not used, rebuilding\n", path);
+		return 0;
+	}
+	want = db_digest(db, key);
+	ok = want && file_digest(path, got) == 0 && !strcmp(want, got);
+	if (!ok)
+		fprintf(stderr, "stap: the cached module %s does not match the "
+			"digest recorded when it was stored: not used, "
+			"rebuilding\n", path);
+	free(want);
+	return ok;
+}
+
 char *cache_lookup(const char *hex)
 {
 	char *dir = cache_dir(), *path;
@@ -330,11 +387,27 @@ char *cache_lookup(const char *hex)
 		return NULL;
 	}
 	db = db_open(dir);
-	if (db) {
+	if (!db) {
+		/* no index: nothing to check the module against */
+		free(path);
+		free(dir);
+		return NULL;
+	}
+	{
 		char key[CACHE_NAME_HEX + 1];
 
 		memcpy(key, hex, CACHE_NAME_HEX);
 		key[CACHE_NAME_HEX] = '\0';
+		if (!trusted(db, dir, path, key)) {
+			if (owned_private(path) == 1)
+				unlink(path);
+			db_exec(db, "DELETE FROM modules WHERE hash = ?1", "t",
+				key);
+			sqlite3_close(db);
+			free(path);
+			free(dir);
+			return NULL;
+		}
 		if (db_exec(db, "INSERT INTO modules (hash, path, size, last_used) "
 			    "VALUES (?1, ?2, ?3, ?4) ON CONFLICT(hash) DO UPDATE "
 			    "SET last_used = ?4, size = ?3, path = ?2", "ttii",
@@ -356,7 +429,7 @@ static int copy_to(const char *src, const char *dst)
 
 	if (in < 0)
 		return -1;
-	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (out < 0) {
 		close(in);
 		return -1;
@@ -385,7 +458,7 @@ char *cache_store(const char *hex, const char *ko)
 	sub = xasprintf("%s/%.2s", dir, hex);
 	path = entry_path(dir, hex);
 	tmp = xasprintf("%s.tmp%d", path, (int)getpid());
-	if ((mkdir(sub, 0755) != 0 && errno != EEXIST) ||
+	if ((mkdir(sub, 0700) != 0 && errno != EEXIST) ||
 	    copy_to(ko, tmp) != 0 || rename(tmp, path) != 0 ||
 	    stat(path, &st) != 0) {
 		fprintf(stderr, "stap: cannot store the module in the cache as "
@@ -401,17 +474,18 @@ char *cache_store(const char *hex, const char *ko)
 	free(tmp);
 	db = db_open(dir);
 	if (db) {
-		char key[CACHE_NAME_HEX + 1];
+		char key[CACHE_NAME_HEX + 1], digest[65];
 
 		memcpy(key, hex, CACHE_NAME_HEX);
 		key[CACHE_NAME_HEX] = '\0';
 		if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 			db_report(db, "locking");
 		else {
-			if (db_exec(db, "INSERT OR REPLACE INTO modules (hash, "
-				    "path, size, last_used) VALUES (?1, ?2, ?3, ?4)",
-				    "ttii", key, path, (long long)st.st_size,
-				    now_ms()) < 0)
+			if (file_digest(path, digest) < 0 ||
+			    db_exec(db, "INSERT OR REPLACE INTO modules (hash, "
+				    "path, size, last_used, digest) VALUES (?1, ?2, "
+				    "?3, ?4, ?5)", "ttiit", key, path,
+				    (long long)st.st_size, now_ms(), digest) < 0)
 				db_report(db, "adding a module");
 			evict(db, dir, key);
 			if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)

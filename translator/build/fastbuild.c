@@ -114,9 +114,14 @@ static int recipe_load(const char *cache, struct recipe *r)
 	char *path = xasprintf("%s/" RECIPE, cache), *text, *p;
 	size_t len;
 	int i;
+	memset(r, 0, sizeof(*r));
+	/* the recipe's commands are run: only the user's own */
+	if (owned_private(path) != 1 || owned_private(cache) != 1) {
+		free(path);
+		return -1;
+	}
 	text = read_file(path, &len);
 	free(path);
-	memset(r, 0, sizeof(*r));
 	if (!text || strncmp(text, RECIPE_MAGIC, strlen(RECIPE_MAGIC))) {
 		free(text);
 		return -1;

@@ -420,7 +420,9 @@ int kbuild_module(struct session *s, const char *csource, char **ko)
 		return -1;
 	cache = getenv("STAP_NO_RUNTIME_CACHE") ? NULL :
 		runtime_cache_dir(s, rt, nrt);
-	warm = cache && cache_warm(cache, rt, nrt);
+	/* the runtime objects are linked into the module: only a cache of
+	 * the user's own that nobody else can write is used */
+	warm = cache && owned_private(cache) == 1 && cache_warm(cache, rt, nrt);
 	if (stp_verbose > 1)
 		fprintf(stderr, "stap: runtime objects: %s%s\n",
 			warm ? "cached in " : cache ? "compiling, to cache in " :
