@@ -216,6 +216,10 @@ int stp_probes_register(void)
 	rc = stp_tracepoints_register();        /* tracepoints.c */
 	if (!rc)
 		rc = stp_procfs_register();     /* procfs.c */
+	if (!rc)
+		rc = stp_uprobes_register();    /* uprobes.c */
+	if (!rc)
+		rc = stp_uprocess_register();   /* uprocess.c */
 	if (rc)
 		stp_probes_unregister();
 	return rc;
@@ -227,6 +231,8 @@ void stp_probes_unregister(void)
 	struct kretprobe **krps;
 	int i, nk = 0, nr = 0;
 
+	stp_uprocess_unregister();              /* uprocess.c */
+	stp_uprobes_unregister();               /* uprobes.c */
 	stp_procfs_unregister();                /* procfs.c */
 	stp_tracepoints_unregister();           /* tracepoints.c */
 	if (!stp_rt)

@@ -274,7 +274,8 @@ void stp_probefunc(struct stp_context *c, char *dst)
 	const struct stp_probe_desc *p = c->probe;
 	unsigned long ip;
 
-	if (p && p->kind == STP_PROBE_KPROBE && p->symbol) {
+	if (p && (p->kind == STP_PROBE_KPROBE || p->kind == STP_PROBE_UPROBE) &&
+	    p->symbol) {     /* uprobes: the function of the program */
 		const char *colon = strchr(p->symbol, ':');
 
 		stp_strcpy(dst, colon ? colon + 1 : p->symbol);

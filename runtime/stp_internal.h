@@ -144,6 +144,30 @@ int stp_tracepoints_register(void);
  * running (tracepoint_synchronize_unregister).  Idempotent.  Process
  * context; sleeps. */
 void stp_tracepoints_unregister(void);
+/* ---- uprobes.c ---- */
+/* stp_uprobes_register - register every STP_PROBE_UPROBE probe by the
+ * inode of its path and its file offset (uprobe_register_refctr), at
+ * once whether or not the program runs.  Returns 0 or -errno of the
+ * first non-optional failure (no such file: -ENOENT), reported with
+ * stp_ctl_send_text; then none stays registered.  A failing probe of a
+ * wildcard is a warning.  Process context; sleeps. */
+int stp_uprobes_register(void);
+/* stp_uprobes_unregister - unregister them; on return no handler of ours
+ * runs (uprobe_unregister waits for them) and the inodes are released.
+ * Idempotent.  Process context; sleeps. */
+void stp_uprobes_unregister(void);
+/* ---- uprocess.c ---- */
+/* stp_uprocess_register - attach the STP_PROBE_PROC_BEGIN/END and
+ * STP_PROBE_THREAD_BEGIN/END probes (process[("PATH")].begin/.end,
+ * .thread.begin/.end) to the sched_process_fork, _exec and
+ * _exit tracepoints, PATHs resolved to inodes.  Returns 0 or -errno
+ * (reported with stp_ctl_send_text; then nothing stays attached).
+ * Process context; sleeps. */
+int stp_uprocess_register(void);
+/* stp_uprocess_unregister - detach them, wait for the tracepoint
+ * callbacks and for every process.begin queued in a new child to have
+ * run.  Idempotent.  Process context; sleeps. */
+void stp_uprocess_unregister(void);
 
 /* ---- procfs.c ---- */
 /* stp_procfs_register - create /proc/systemtap/MODULE and a file for

@@ -726,6 +726,15 @@ enum stp_probe_kind {
 	                            * probes when errors ended the run */
 	STP_PROBE_PROCFS,          /* symbol: a file of /proc/systemtap/MODULE;
 	                            * procfs_write, procfs_maxsize, procfs_umask */
+	STP_PROBE_UPROBE,          /* path + offset (file offset of the
+	                            * instruction), is_return, ref_ctr_offset
+	                            * (uprobes.c) */
+	STP_PROBE_PROC_BEGIN,      /* a process starts (path: only processes
+	                            * executing that file), uprobes.c */
+	STP_PROBE_PROC_END,        /* a process (its last thread) exits */
+	STP_PROBE_THREAD_BEGIN,    /* a new thread of a process (path: of a
+	                            * process running that file), uprocess.c */
+	STP_PROBE_THREAD_END,      /* a thread other than the leader exits */
 };
 
 struct stp_probe_desc {
@@ -761,6 +770,13 @@ struct stp_probe_desc {
 	int procfs_write;          /* STP_PROBE_PROCFS: 1 .write, 0 .read */
 	long procfs_maxsize;       /* .read: read buffer bytes, 0: default */
 	int procfs_umask;          /* -1: default permissions */
+	/* STP_PROBE_UPROBE, STP_PROBE_PROC_*: the program's absolute path in
+	 * the target machine (resolved to an inode at module start; NULL for
+	 * process.begin/.end of every process) */
+	const char *path;
+	unsigned long ref_ctr_offset; /* STP_PROBE_UPROBE: file offset of an
+	                            * SDT semaphore the kernel raises while the
+	                            * probe is registered, 0: none */
 };
 
 struct stp_module_desc {

@@ -32,6 +32,11 @@ enum dp_kind {
 	DP_ERROR,        /* error, error(N): at the end of a run ended by
 	                  * errors, instead of the end probes */
 	DP_PROCFS,       /* procfs("PATH").read/.write */
+	DP_UPROBE,       /* process("PATH").function: path + file offset */
+	DP_PROC_BEGIN,   /* process[("PATH")].begin */
+	DP_PROC_END,     /* process[("PATH")].end */
+	DP_THREAD_BEGIN, /* process[("PATH")].thread.begin */
+	DP_THREAD_END,   /* process[("PATH")].thread.end */
 };
 
 struct dbg_function;
@@ -71,6 +76,11 @@ struct derived_probe {
 	int64_t procfs_maxsize;     /* .read: bytes of the read buffer, 0:
 	                             * the default (STP_PROCFS_BUFSIZE) */
 	int64_t procfs_umask;       /* -1: none given */
+	int64_t ref_ctr;            /* DP_UPROBE of an SDT marker: file offset
+	                             * of its semaphore, 0: none */
+	char *path;                 /* DP_UPROBE, DP_PROC_*: the program's
+	                             * absolute path in the target (NULL:
+	                             * every process) */
 	struct dbg_function *fn;    /* kernel.function & co, kernel.trace: what
 	                             * target variables are resolved against */
 	void *tvars;                /* pass 2 (elaborate/tvar.c): the target-variable

@@ -691,6 +691,11 @@ static const char *kind_name(enum dp_kind k)
 	case DP_NEVER: return "STP_PROBE_NEVER";
 	case DP_ERROR: return "STP_PROBE_ERROR";
 	case DP_PROCFS: return "STP_PROBE_PROCFS";
+	case DP_UPROBE: return "STP_PROBE_UPROBE";
+	case DP_PROC_BEGIN: return "STP_PROBE_PROC_BEGIN";
+	case DP_PROC_END: return "STP_PROBE_PROC_END";
+	case DP_THREAD_BEGIN: return "STP_PROBE_THREAD_BEGIN";
+	case DP_THREAD_END: return "STP_PROBE_THREAD_END";
 	default: return "STP_PROBE_KPROBE";
 	}
 }
@@ -790,6 +795,22 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 				      (long long)d->procfs_maxsize,
 				      (long long)d->procfs_umask);
 			free(path);
+		}
+		if (d->path) {  /* DP_UPROBE, DP_PROC_* */
+			char *path = c_quote(d->path, strlen(d->path));
+			strbuf_printf(o, ",\n\t  .path = %s", path);
+			free(path);
+		}
+		if (d->kind == DP_UPROBE)
+			strbuf_printf(o, ", .offset = %#llx, .is_return = %d, "
+				      ".ref_ctr_offset = %#llx",
+				      (unsigned long long)d->offset,
+				      d->is_return,
+				      (unsigned long long)d->ref_ctr);
+		if (d->kind == DP_UPROBE && d->symbol) {  /* for probefunc() */
+			char *sym = c_quote(d->symbol, strlen(d->symbol));
+			strbuf_printf(o, ", .symbol = %s", sym);
+			free(sym);
 		}
 		if (d->kind == DP_PROFILE || d->kind == DP_PERF)
 			strbuf_printf(o, ",\n\t  .perf_type = %s, .perf_config = %s, "

@@ -4,7 +4,9 @@
  * In:  the session's kernel release and sysroot; questions from pass 2.
  * Out: functions, statements and tracepoints a probe point names, where
  *      a variable lives at a probe point and its C type (ctype.h), the
- *      kernel's symbol table (ksyms.h).
+ *      kernel's symbol table (ksyms.h); for user-space programs, the
+ *      program a process("PATH") names and its function symbols (uelf.h)
+ *      and SDT markers (usdt.h).
  *
  * Two providers answer the same questions: DWARF (elfutils libdw on the
  * debuginfo vmlinux and module .ko files, in dwarf/) and BTF (libbpf on
@@ -34,6 +36,9 @@
 
 #include "ctype.h"
 #include "ksyms.h"
+#include "uelf.h"     /* user-space programs: process("PATH") */
+#include "usdt.h"     /* their SDT markers */
+#include "udwarf.h"   /* their DWARF */
 #include "session.h"
 
 /* Where a variable is at a probe point. */

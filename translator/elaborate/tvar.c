@@ -849,8 +849,9 @@ void tvar_entry_exprs(struct session *s, struct derived_probe *d,
 {
 	struct visit v = { s, d, collect_entry, out };
 	/* every kretprobe, with debuginfo or not (kprobe.function(...)
-	 * .return, the syscall tapset's aliases): @entry needs no DWARF */
-	if (d->is_return && d->kind == DP_KPROBE)
+	 * .return, the syscall tapset's aliases): @entry needs no DWARF;
+	 * and every uretprobe (runtime/uprobes.c keeps the values) */
+	if (d->is_return && (d->kind == DP_KPROBE || d->kind == DP_UPROBE))
 		visit_stmt(&v, d->probe->body);
 }
 

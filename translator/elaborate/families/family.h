@@ -32,6 +32,7 @@ extern const struct family family_timer;               /* timer.c */
 extern const struct family family_kprobe;              /* kprobe.c */
 extern const struct family family_perf;                /* perf.c */
 extern const struct family family_kernel, family_module; /* kernel.c */
+extern const struct family family_process;             /* process.c */
 
 /* match_kernel_trace - kernel.trace("SUBSYS:NAME"), dispatched to by the
  * kernel family (tracepoint.c). */

@@ -23,6 +23,7 @@ static const struct family *const families[] = {
 	&family_perf,
 	&family_kernel,
 	&family_module,
+	&family_process,
 };
 
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))

@@ -1,0 +1,273 @@
+/* uprobes.c - user-space probes: STP_PROBE_UPROBE entries of the probe
+ * table, registered through the kernel's uprobe consumer API.
+ *
+ * A probe names a program by its absolute path in this machine and an
+ * instruction by its offset in that file.  At module start the path is
+ * resolved to an inode (kern_path), which is held until the probe is
+ * unregistered; the kernel then plants the breakpoint in every present
+ * and future mapping of that file, so the program need not be running.
+ * An entry probe runs its body from the consumer's handler, a .return
+ * probe from ret_handler (the kernel's uretprobe hijacks the return
+ * address), both in the probed task's context with its user registers:
+ * the same claim/busy/error path as kprobes (stp_run_probe).  A nonzero
+ * ref_ctr_offset is an SDT semaphore the kernel increments in every
+ * process mapping the file while the probe is registered.
+ *
+ * A .return probe that reads values of the function's entry ($PARAM,
+ * @entry: the descriptor's entry_handler) runs that handler from the
+ * consumer's entry handler into one of STP_UPROBE_ENTRY_SLOTS slots of
+ * the probe, keyed by task and stack pointer (the return address's
+ * slot), and ret_handler finds it by the same key: frames skipped by
+ * longjmp leave slots no return matches, taken back when the task
+ * enters the probe again at or above them.  No free slot: the hit is
+ * skipped (counted).
+ *
+ * Unregistration (uprobe_unregister) waits for running handlers of the
+ * consumer (the uprobe's register_rwsem), so nothing of ours runs after
+ * stp_uprobes_unregister() returns. */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/fs.h>
+#include <linux/namei.h>
+#include <linux/uprobes.h>
+#include "stp_internal.h"
+
+#ifndef STP_UPROBE_ENTRY_SLOTS
+#define STP_UPROBE_ENTRY_SLOTS 128  /* per .return probe with entry values */
+#endif
+
+/* One saved entry of a .return probe. */
+struct stp_up_slot {
+	struct task_struct *task;    /* NULL: free */
+	unsigned long sp;            /* user sp at the entry */
+	int busy;                    /* being filled or consumed */
+	u64 data[];                  /* entry_size bytes */
+};
+
+/* Run-time state of one uprobe. */
+struct stp_up_rt {
+	struct uprobe_consumer uc;   /* first: container_of from the handlers */
+	const struct stp_probe_desc *p;
+	struct inode *inode;         /* held (igrab) while registered */
+	int registered;
+	spinlock_t lock;             /* slots */
+	size_t slot_size;
+	char *slots;                 /* [STP_UPROBE_ENTRY_SLOTS], or NULL */
+};
+
+static struct stp_up_slot *stp_up_slot(struct stp_up_rt *r, int i)
+{
+	return (struct stp_up_slot *)(r->slots + i * r->slot_size);
+}
+
+/* stp_up_entry - a .return probe's entry: save its entry values. */
+static int stp_up_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
+{
+	struct stp_up_rt *r = container_of(uc, struct stp_up_rt, uc);
+	struct stp_up_slot *s, *got = NULL;
+	unsigned long flags;
+	int i;
+
+	spin_lock_irqsave(&r->lock, flags);
+	for (i = 0; i < STP_UPROBE_ENTRY_SLOTS; i++) {
+		s = stp_up_slot(r, i);
+		/* a frame of this task at or below this one is gone */
+		if (s->task == current && !s->busy && s->sp <= regs->sp)
+			s->task = NULL;
+		if (!s->task && !got)
+			got = s;
+	}
+	if (got) {
+		got->task = current;
+		got->sp = regs->sp;
+		got->busy = 1;
+	}
+	spin_unlock_irqrestore(&r->lock, flags);
+	if (!got) {
+		atomic_inc(&stp_skipped);
+		return 0;
+	}
+	*(int *)got->data = 0;
+	stp_run_handler(r->p, regs, STP_STATE_RUNNING, r->p->entry_handler,
+			got->data);
+	spin_lock_irqsave(&r->lock, flags);
+	got->busy = 0;
+	spin_unlock_irqrestore(&r->lock, flags);
+	return 0;
+}
+
+static struct stp_up_rt *stp_ups;
+static int stp_nups;
+
+static int stp_up_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
+{
+	struct stp_up_rt *r = container_of(uc, struct stp_up_rt, uc);
+
+	stp_run_probe(r->p, regs, STP_STATE_RUNNING);
+	return 0;       /* keep the breakpoint in this mm */
+}
+
+static int stp_up_ret_handler(struct uprobe_consumer *uc, unsigned long func,
+			      struct pt_regs *regs)
+{
+	struct stp_up_rt *r = container_of(uc, struct stp_up_rt, uc);
+	struct stp_up_slot *s = NULL;
+	unsigned long flags;
+	int i;
+
+	if (!r->slots) {
+		stp_run_probe(r->p, regs, STP_STATE_RUNNING);
+		return 0;
+	}
+	/* the return popped the return address the entry's sp pointed at */
+	spin_lock_irqsave(&r->lock, flags);
+	for (i = 0; i < STP_UPROBE_ENTRY_SLOTS; i++) {
+		struct stp_up_slot *t = stp_up_slot(r, i);
+
+		if (t->task == current && !t->busy &&
+		    t->sp == regs->sp - sizeof(long)) {
+			s = t;
+			s->busy = 1;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&r->lock, flags);
+	if (!s)         /* its entry was skipped or came before the start */
+		return 0;
+	if (*(int *)s->data == 1)
+		stp_run_handler(r->p, regs, STP_STATE_RUNNING, r->p->handler,
+				s->data);
+	spin_lock_irqsave(&r->lock, flags);
+	s->task = NULL;
+	s->busy = 0;
+	spin_unlock_irqrestore(&r->lock, flags);
+	return 0;
+}
+
+/* stp_up_inode - the inode of @path with a reference (igrab), or an
+ * ERR_PTR: -ENOENT when no such file, -EINVAL when not a regular file.
+ * Process context; sleeps. */
+static struct inode *stp_up_inode(const char *path)
+{
+	struct path p;
+	struct inode *inode;
+	int rc = kern_path(path, LOOKUP_FOLLOW, &p);
+
+	if (rc)
+		return ERR_PTR(rc);
+	inode = d_inode(p.dentry);
+	inode = inode && S_ISREG(inode->i_mode) ? igrab(inode) : NULL;
+	path_put(&p);
+	return inode ? inode : ERR_PTR(-EINVAL);
+}
+
+static void stp_up_report(const struct stp_up_rt *r, int rc)
+{
+	stp_ctl_send_text(STP_MSG_ERROR,
+		"ERROR: probe %s registration failed (rc %d%s%s) near %s\n",
+		r->p->pp, rc, rc == -ENOENT ? ": no such file " : "",
+		rc == -ENOENT ? r->p->path : "", r->p->loc ? r->p->loc : "?");
+}
+
+int stp_uprobes_register(void)
+{
+	int i, n = 0, rc, failed = 0;
+	const struct stp_up_rt *first = NULL;
+	int first_rc = 0;
+
+	for (i = 0; i < stp_module.nprobes; i++)
+		n += stp_module.probes[i].kind == STP_PROBE_UPROBE;
+	if (!n)
+		return 0;
+	stp_ups = kcalloc(n, sizeof(*stp_ups), GFP_KERNEL);
+	if (!stp_ups)
+		return -ENOMEM;
+	for (i = 0; i < stp_module.nprobes; i++)
+		if (stp_module.probes[i].kind == STP_PROBE_UPROBE)
+			stp_ups[stp_nups++].p = &stp_module.probes[i];
+	for (i = 0; i < stp_nups; i++) {
+		struct stp_up_rt *r = &stp_ups[i];
+		struct inode *inode = r->p->path ? stp_up_inode(r->p->path) :
+						   ERR_PTR(-EINVAL);
+
+		rc = IS_ERR(inode) ? PTR_ERR(inode) : 0;
+		if (!rc) {
+			r->inode = inode;
+			spin_lock_init(&r->lock);
+			if (r->p->is_return && r->p->entry_handler) {
+				r->slot_size = ALIGN(sizeof(struct stp_up_slot) +
+						     r->p->entry_size, 8);
+				r->slots = kcalloc(STP_UPROBE_ENTRY_SLOTS,
+						   r->slot_size, GFP_KERNEL);
+				if (!r->slots)
+					rc = -ENOMEM;
+				r->uc.handler = stp_up_entry;
+			}
+			if (r->p->is_return)
+				r->uc.ret_handler = stp_up_ret_handler;
+			else
+				r->uc.handler = stp_up_handler;
+			if (!rc)
+				rc = uprobe_register_refctr(inode, r->p->offset,
+							    r->p->ref_ctr_offset,
+							    &r->uc);
+		}
+		cond_resched();
+		if (rc == 0) {
+			r->registered = 1;
+			continue;
+		}
+		if (r->inode) {
+			iput(r->inode);
+			r->inode = NULL;
+		}
+		kfree(r->slots);
+		r->slots = NULL;
+		if (r->p->optional)
+			continue;
+		if (r->p->wildcard) {   /* one warning for all, below */
+			if (!first) {
+				first = r;
+				first_rc = rc;
+			}
+			failed++;
+			continue;
+		}
+		stp_up_report(r, rc);
+		stp_uprobes_unregister();
+		return rc;
+	}
+	if (failed)
+		stp_ctl_send_text(STP_MSG_WARNING,
+			"WARNING: %d of %d user-space probes of wildcards could "
+			"not be registered (first: %s rc %d)\n", failed,
+			stp_nups, first->p->pp, first_rc);
+	return 0;
+}
+
+void stp_uprobes_unregister(void)
+{
+	int i;
+
+	if (!stp_ups)
+		return;
+	for (i = 0; i < stp_nups; i++) {
+		struct stp_up_rt *r = &stp_ups[i];
+
+		if (r->registered) {
+			/* waits for handlers of this consumer to finish */
+			uprobe_unregister(r->inode, r->p->offset, &r->uc);
+			r->registered = 0;
+			cond_resched();
+		}
+		if (r->inode) {
+			iput(r->inode);
+			r->inode = NULL;
+		}
+		kfree(r->slots);
+		r->slots = NULL;
+	}
+	kfree(stp_ups);
+	stp_ups = NULL;
+	stp_nups = 0;
+}

@@ -1,0 +1,413 @@
+/* process.c - user-space probe points:
+ *   process("PATH").function("PATTERN")[.call|.return]
+ *   process("PATH").statement("FUNC@FILE:LINE"), process("PATH").plt("NAME")
+ *   process("PATH").library("LIB").function/.statement/.mark(...)
+ *   process("PATH").mark("NAME"), process("PATH").provider("P").mark("NAME")
+ *   process("PATH").begin, process("PATH").end, process.begin, process.end
+ *   process[("PATH")].thread.begin, process[("PATH")].thread.end
+ *
+ * PATH names the program: absolute, or looked up in $PATH (with
+ * --sysroot the file read here is SYSROOT/PATH when it exists; the module
+ * registers the absolute PATH in the target machine, see uelf.h).
+ * PATTERN (fnmatch wildcards) is matched against the program's ELF
+ * symbol table (.symtab, else .dynsym); each function becomes a
+ * DP_UPROBE at the file offset of its first instruction.  When the
+ * program has DWARF (-g), $PARAM (in a register at the entry: integers,
+ * enums, pointers as integers) and $return come from it
+ * (debuginfo/udwarf.c); otherwise, and always for anything else, the
+ * arguments are long_arg(N) & co and the value returned returnval().
+ * .library("LIB"): the same probes in a shared library of the program
+ * (uelf_resolve_lib: by path, or by name in the program's RUNPATH/RPATH,
+ * its own directory and the system's library directories); the probes
+ * are the library file's, named process("LIB-PATH")... as in SystemTap.
+ * .plt("NAME"): the program's PLT entry for each matching symbol (a call
+ * to another object: runs on each call through the PLT, uelf_plt()).
+ * .statement: the lowest address where the program's line table starts a
+ * statement of LINE in each function matching FUNC (debuginfo/udwarf.c),
+ * with the function's $PARAMs where they are at that address.
+ * .mark: the SDT markers of the program's .note.stapsdt (wildcards in P
+ * and NAME), a DP_UPROBE at the marker's nop whose $argN the marker's
+ * argument spec gives (debuginfo/usdt.c) and whose semaphore the kernel
+ * raises only while the probe is registered (ref_ctr).
+ * .begin fires in a process that starts running PATH (exec), .end when
+ * the last thread of a process running it exits; without PATH, for every
+ * process (DP_PROC_BEGIN / DP_PROC_END, runtime/uprocess.c); .thread.begin
+ * when a process (running PATH) creates a thread, in the new thread, and
+ * .thread.end when a thread other than the process's first exits. */
+#include "family.h"
+#include "debuginfo/debuginfo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* derive_functions - a DP_UPROBE for each function of @host matching
+ * @pat: 0, or -1 after a diagnostic */
+static int derive_functions(struct session *s, struct probe *p,
+			    struct probe_point *pp, struct pp_component *fc,
+			    const char *target, const char *host,
+			    const char *pat, int is_return)
+{
+	struct vec syms = {0};
+	char *err = NULL;
+	int n = uelf_functions(host, pat, &syms, &err), i;
+	if (n < 0) {
+		diag_error(&pp->loc, "%s", err);
+		free(err);
+		return -1;
+	}
+	if (!n) {
+		free(syms.items);
+		if (pp->optional)
+			return 0;
+		diag_error(&fc->arg->loc, "no function of %s matches \"%s\" "
+			   "(in its ELF symbol table)", target, pat);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		struct uelf_sym *u = syms.items[i];
+		struct derived_probe *d = new_derived(s, DP_UPROBE, p, pp);
+		free(d->pp_text);
+		d->pp_text = xasprintf("process(\"%s\").function(\"%s\")%s",
+				       target, u->name,
+				       is_return ? ".return" : ".call");
+		d->path = xstrdup(target);
+		d->symbol = xstrdup(u->name);
+		d->offset = (int64_t)u->offset;
+		d->is_return = is_return;
+		d->wildcard = n > 1;
+		/* $PARAM and $return from the program's DWARF, if built -g */
+		d->fn = udwarf_function(host, u->addr, u->name, is_return);
+		uelf_free_sym(u);
+	}
+	free(syms.items);
+	return 0;
+}
+
+/* derive_marks - a DP_UPROBE for each SDT marker of @host matching
+ * @prov (NULL: any) and @name: 0, or -1 after a diagnostic */
+static int derive_marks(struct session *s, struct probe *p,
+			struct probe_point *pp, struct pp_component *mc,
+			const char *target, const char *host,
+			const char *prov, const char *name)
+{
+	struct vec notes = {0};
+	char *err = NULL;
+	int n = usdt_notes(host, prov, name, &notes, &err), i;
+	if (n < 0) {
+		diag_error(&pp->loc, "%s", err);
+		free(err);
+		return -1;
+	}
+	if (!n) {
+		free(notes.items);
+		if (pp->optional)
+			return 0;
+		diag_error(&mc->arg->loc, "no SDT marker of %s matches "
+			   "%s%s%s\"%s\" (in its .note.stapsdt)", target,
+			   prov ? "provider \"" : "", prov ? prov : "",
+			   prov ? "\" " : "", name);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		struct usdt_note *u = notes.items[i];
+		struct derived_probe *d = new_derived(s, DP_UPROBE, p, pp);
+		free(d->pp_text);
+		d->pp_text = xasprintf("process(\"%s\").provider(\"%s\")"
+				       ".mark(\"%s\")", target, u->provider,
+				       u->name);
+		d->path = xstrdup(target);
+		d->offset = (int64_t)u->offset;
+		d->ref_ctr = (int64_t)u->sem_offset;
+		d->fn = usdt_function(u, &err);
+		d->wildcard = n > 1;
+	}
+	free(notes.items);
+	return 0;
+}
+
+/* derive_plt - a DP_UPROBE for each PLT entry matching @pat */
+static int derive_plt(struct session *s, struct probe *p,
+		      struct probe_point *pp, struct pp_component *c,
+		      const char *target, const char *host, const char *pat)
+{
+	struct vec v = {0};
+	char *err = NULL;
+	int n = uelf_plt(host, pat, &v, &err), i;
+	if (n < 0) {
+		diag_error(&pp->loc, "%s", err);
+		free(err);
+		return -1;
+	}
+	if (!n && !pp->optional) {
+		diag_error(&c->arg->loc, "no PLT entry of %s matches \"%s\"",
+			   target, pat);
+		free(v.items);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		struct uelf_sym *u = v.items[i];
+		struct derived_probe *d = new_derived(s, DP_UPROBE, p, pp);
+		free(d->pp_text);
+		d->pp_text = xasprintf("process(\"%s\").plt(\"%s\")", target,
+				       u->name);
+		d->path = xstrdup(target);
+		d->symbol = xstrdup(u->name);
+		d->offset = (int64_t)u->offset;
+		d->wildcard = n > 1;
+		uelf_free_sym(u);
+	}
+	free(v.items);
+	return 0;
+}
+
+/* derive_statements - a DP_UPROBE for each statement "FUNC@FILE:LINE"
+ * names: 0, or -1 after a diagnostic */
+static int derive_statements(struct session *s, struct probe *p,
+			     struct probe_point *pp, struct pp_component *c,
+			     const char *target, const char *host,
+			     const char *spec)
+{
+	const char *at = strchr(spec, '@'), *colon = at ? strrchr(at, ':') : NULL;
+	char *func, *file, *err = NULL, *end;
+	long line = colon ? strtol(colon + 1, &end, 10) : 0;
+	struct vec st = {0};
+	int n, i;
+	if (!at || !colon || colon == at + 1 || line <= 0 || *end) {
+		diag_error(&c->arg->loc, "expected .statement(\"FUNC@FILE:LINE\")");
+		return -1;
+	}
+	func = xstrndup(spec, at - spec);
+	file = xstrndup(at + 1, colon - at - 1);
+	n = udwarf_statements(host, *func ? func : "*", file, (int)line, &st,
+			      &err);
+	if (n < 0)
+		diag_error(&c->arg->loc, "%s", err);
+	else if (!n && !pp->optional)
+		diag_error(&c->arg->loc, "no statement of %s at %s:%ld in a "
+			   "function matching \"%s\" (in its line table)",
+			   target, file, line, func);
+	for (i = 0; i < (n > 0 ? n : 0); i++) {
+		struct udwarf_stmt *u = st.items[i];
+		int64_t off = uelf_offset(host, u->addr);
+		struct derived_probe *d;
+		if (off < 0)
+			continue;
+		d = new_derived(s, DP_UPROBE, p, pp);
+		free(d->pp_text);
+		d->pp_text = xasprintf("process(\"%s\").statement(\"%s@%s:%d\")",
+				       target, u->func, u->file, u->line);
+		d->path = xstrdup(target);
+		d->symbol = xstrdup(u->func);
+		d->offset = off;
+		d->wildcard = n > 1;
+		d->fn = udwarf_at(host, u->func_addr, u->addr, u->func);
+	}
+	free(func);
+	free(file);
+	free(err);
+	free(st.items);
+	return n < 0 || (!n && !pp->optional) ? -1 : 0;
+}
+
+static int match_one(struct session *s, struct probe *p,
+		     struct probe_point *pp, const char *name);
+
+/* match_process - process[("PATH")]...: an absolute PATH with wildcards
+ * stands for every program it matches (each derived as if named). */
+static int match_process(struct session *s, struct probe *p,
+			 struct probe_point *pp)
+{
+	struct pp_component *c0 = pp_comp(pp, 0);
+	const char *name = NULL;
+	struct vec progs = {0};
+	int i, n, rc = 0, before = s->derived.n;
+	if (c0->arg && str_arg(c0, pp, &name) < 0)
+		return -1;
+	if (!name || name[0] != '/' || !strpbrk(name, "*?["))
+		return match_one(s, p, pp, name);
+	n = uelf_glob(name, s->sysroot, &progs);
+	if (!n && !pp->optional) {
+		diag_error(&c0->arg->loc, "no program matches %s", name);
+		rc = -1;
+	}
+	for (i = 0; i < n; i++) {
+		/* a program without the function or marker is no error: only
+		 * all of them lacking it is */
+		int errs = diag_error_count(), quiet = diag_quiet;
+		diag_quiet = 1;
+		match_one(s, p, pp, progs.items[i]);
+		diag_quiet = quiet;
+		diag_rewind(errs);
+		free(progs.items[i]);
+	}
+	free(progs.items);
+	if (n && s->derived.n == before && !pp->optional) {
+		diag_error(&pp->loc, "no program matching %s has %s", name,
+			   probe_point_str(pp));
+		rc = -1;
+	}
+	/* several programs: each probe is one of a wildcard's */
+	for (i = before; n > 1 && i < s->derived.n; i++)
+		((struct derived_probe *)s->derived.items[i])->wildcard = 1;
+	return rc;
+}
+
+static int match_one(struct session *s, struct probe *p,
+		     struct probe_point *pp, const char *name)
+{
+	struct pp_component *c0 = pp_comp(pp, 0), *c = pp_comp(pp, 1);
+	const char *pat;
+	char *target = NULL, *host = NULL, *err = NULL;
+	int rc, is_return = 0, b = 1, i;
+	struct derived_probe *d;
+	const char *lib = NULL;
+	if (name && pp_is(c, "library")) {     /* .library("LIB")... */
+		if (str_arg(c, pp, &lib) < 0)
+			return -1;
+		c = pp_comp(pp, b = 2);
+		if (!pp_is(c, "function") && !pp_is(c, "mark") &&
+		    !pp_is(c, "provider") && !pp_is(c, "statement") &&
+		    !pp_is(c, "plt")) {
+			diag_error(&pp->loc, "expected .function, .statement "
+				   "or .mark after .library(\"LIB\")");
+			return -1;
+		}
+	}
+	i = b + 1;
+	if (pp_is(c, "thread") && !c->arg) {
+		struct pp_component *t = pp_comp(pp, b + 1);
+		if (!(pp_is(t, "begin") || pp_is(t, "end")) || t->arg) {
+			diag_error(&pp->loc, "expected .thread.begin or "
+				   ".thread.end");
+			return -1;
+		}
+		if (extra_components(pp, b + 2) < 0)
+			return -1;
+	} else if ((pp_is(c, "begin") || pp_is(c, "end")) && !c->arg) {
+		if (extra_components(pp, b + 1) < 0)
+			return -1;
+	} else if (name && (pp_is(c, "mark") || pp_is(c, "provider") ||
+			    pp_is(c, "statement") || pp_is(c, "plt"))) {
+		;
+	} else if (!name || !pp_is(c, "function")) {
+		diag_error(&pp->loc, "expected process(\"PATH\").function"
+			   "(\"NAME\")[.return], process(\"PATH\")"
+			   "[.provider(\"P\")].mark(\"NAME\"), "
+			   "process(\"PATH\").begin/.end "
+			   "or process.begin/.end");
+		return -1;
+	}
+	if (name && uelf_resolve(name, s->sysroot, &target, &host, &err) < 0) {
+		if (pp->optional) {
+			free(err);
+			return 0;
+		}
+		diag_error(&c0->arg->loc, "%s", err);
+		free(err);
+		return -1;
+	}
+	if (lib) {
+		char *lt = NULL, *lh = NULL;
+		rc = uelf_resolve_lib(lib, host, target, s->sysroot, &lt, &lh,
+				      &err);
+		free(target);
+		free(host);
+		if (rc < 0) {
+			if (!pp->optional)
+				diag_error(&pp_comp(pp, 1)->arg->loc, "%s", err);
+			free(err);
+			return pp->optional ? 0 : -1;
+		}
+		target = lt;    /* probes are the library's, as SystemTap's */
+		host = lh;
+	}
+	if (pp_is(c, "statement") || pp_is(c, "plt")) {
+		const char *spec;
+		rc = str_arg(c, pp, &spec);
+		if (rc == 0)
+			rc = extra_components(pp, b + 1);
+		if (rc == 0)
+			rc = pp_is(c, "plt") ?
+			     derive_plt(s, p, pp, c, target, host, spec) :
+			     derive_statements(s, p, pp, c, target, host, spec);
+		free(target);
+		free(host);
+		return rc;
+	}
+	if (pp_is(c, "mark") || pp_is(c, "provider")) {
+		const char *prov = NULL, *mark = NULL;
+		struct pp_component *mc = c;
+		rc = 0;
+		if (pp_is(c, "provider")) {
+			rc = str_arg(c, pp, &prov);
+			mc = pp_comp(pp, b + 1);
+			i = b + 2;
+		}
+		if (rc == 0 && !pp_is(mc, "mark")) {
+			diag_error(&pp->loc, "expected .mark(\"NAME\") after "
+				   ".provider(\"P\")");
+			rc = -1;
+		}
+		if (rc == 0)
+			rc = str_arg(mc, pp, &mark);
+		if (rc == 0)
+			rc = extra_components(pp, i);
+		if (rc == 0)
+			rc = derive_marks(s, p, pp, mc, target, host, prov,
+					  mark);
+		free(target);
+		free(host);
+		return rc;
+	}
+	if (!pp_is(c, "function")) {
+		int thread = pp_is(c, "thread");
+		const char *be = thread ? pp_comp(pp, b + 1)->name : c->name;
+		d = new_derived(s, thread ? (!strcmp(be, "begin") ?
+				DP_THREAD_BEGIN : DP_THREAD_END) :
+				!strcmp(be, "begin") ? DP_PROC_BEGIN :
+				DP_PROC_END, p, pp);
+		if (target) {
+			free(d->pp_text);
+			d->pp_text = xasprintf("process(\"%s\").%s%s", target,
+					       thread ? "thread." : "", be);
+		}
+		d->path = target;
+		free(host);
+		return 0;
+	}
+	rc = str_arg(c, pp, &pat);
+	for (; rc == 0 && pp_comp(pp, i); i++) {
+		struct pp_component *m = pp_comp(pp, i);
+		if (pp_is(m, "return") && !m->arg && !is_return)
+			is_return = 1;
+		else if (pp_is(m, "call") && !m->arg && !is_return && i == b + 1)
+			;
+		else {
+			diag_error(&pp->loc, "unexpected '.%s' in %s (expected "
+				   ".call or .return)", m->name,
+				   probe_point_str(pp));
+			rc = -1;
+		}
+	}
+	if (rc == 0)
+		rc = derive_functions(s, p, pp, c, target, host, pat, is_return);
+	free(target);
+	free(host);
+	return rc;
+}
+
+static const char *const process_forms[] = {
+	"process(STRING).function(STRING)",
+	"process(STRING).function(STRING).call",
+	"process(STRING).function(STRING).return",
+	"process(STRING).statement(STRING)", "process(STRING).plt(STRING)",
+	"process(STRING).mark(STRING)",
+	"process(STRING).provider(STRING).mark(STRING)",
+	"process(STRING).begin", "process(STRING).end",
+	"process.begin", "process.end",
+	"process(STRING).thread.begin", "process(STRING).thread.end",
+	"process.thread.begin", "process.thread.end", NULL,
+};
+
+const struct family family_process = { "process", match_process,
+				       process_forms };
