@@ -787,10 +787,10 @@ int main(int argc, char **argv)
 			if (!load_only)
 				open_input();
 			if (load_only) {
-				/* leave it running without a reader */
+				/* leave it running without a reader: what it
+				 * printed so far stays in the relay buffers
+				 * for the next stapio that attaches */
 				send_cmd(STP_MSG_DETACH);
-				read_streams();
-				emit(1);
 				detached = 1;
 				return 0;
 			}
@@ -805,8 +805,10 @@ int main(int argc, char **argv)
 			exit_sent = 1;
 			send_cmd_async(STP_MSG_EXIT);
 		}
-		read_streams();
-		emit(0);
+		if (!load_only) {  /* -L leaves the output to -A */
+			read_streams();
+			emit(0);
+		}
 		if (input_fd >= 0 && exit_sent) {
 			close(input_fd);        /* the run is ending */
 			input_fd = -1;
