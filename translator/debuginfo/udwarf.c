@@ -312,7 +312,9 @@ int udwarf_statements(const char *host, const char *func, const char *file,
 	int found = 0;
 	if (!dw) {
 		*err = xasprintf("%s has no DWARF line table (build it with "
-				 "-g)", host);
+				 "-g, or install its separate debuginfo: "
+				 "/usr/lib/debug/.build-id/XX/REST.debug by "
+				 "its build-id)", host);
 		return -1;
 	}
 	for (; dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0;
