@@ -26,11 +26,26 @@ struct find_arg {
 	int ok;
 };
 
+/* first_pc - the lowest address of @die's first range (DW_AT_low_pc, or
+ * the first of DW_AT_ranges, as link-time optimisation and hot/cold
+ * splitting leave them): 0 on success */
+static int first_pc(Dwarf_Die *die, Dwarf_Addr *lo)
+{
+	Dwarf_Addr base, start, end;
+	if (dwarf_lowpc(die, lo) == 0)
+		return 0;
+	if (dwarf_ranges(die, 0, &base, &start, &end) > 0) {
+		*lo = start;
+		return 0;
+	}
+	return -1;
+}
+
 static int find_cb(Dwarf_Die *die, void *arg)
 {
 	struct find_arg *a = arg;
 	Dwarf_Addr lo;
-	if (dwarf_lowpc(die, &lo) == 0 && lo == a->addr) {
+	if (first_pc(die, &lo) == 0 && lo == a->addr) {
 		a->found = *die;
 		a->ok = 1;
 		return DWARF_CB_ABORT;
@@ -176,8 +191,9 @@ static struct dbg_provider udw_provider = {
 	.lookup_type = udw_lookup_type,
 };
 
-/* open_dwarf - the Dwarf of @host (the last one opened is kept: the
- * families ask about one program many times), or NULL */
+/* open_dwarf - the Dwarf of @host, else of its separate debuginfo found
+ * by build-id (udwarf_debugfile); the last one opened is kept: the
+ * families ask about one program many times.  NULL if neither has DWARF. */
 static Dwarf *open_dwarf(const char *host)
 {
 	static struct { char *host; Dwarf *dw; } cache;
@@ -186,6 +202,14 @@ static Dwarf *open_dwarf(const char *host)
 		free(cache.host);
 		cache.host = xstrdup(host);
 		cache.dw = fd < 0 ? NULL : dwarf_begin(fd, DWARF_C_READ);
+		if (!cache.dw) {
+			char *dbg = udwarf_debugfile(host);
+			if (fd >= 0)
+				close(fd);
+			fd = dbg ? open(dbg, O_RDONLY) : -1;
+			cache.dw = fd < 0 ? NULL : dwarf_begin(fd, DWARF_C_READ);
+			free(dbg);
+		}
 		/* the descriptor stays open with the Dwarf for the session */
 	}
 	return cache.dw;
@@ -237,7 +261,8 @@ struct dbg_function *udwarf_at(const char *host, uint64_t addr, uint64_t pc,
 
 struct fn_range {
 	char *name;
-	Dwarf_Addr lo, hi;
+	Dwarf_Addr entry;       /* the function's entry (first_pc) */
+	Dwarf_Addr lo, hi;      /* one of its ranges */
 };
 
 struct collect_arg {
@@ -249,11 +274,16 @@ static int collect_cb(Dwarf_Die *die, void *arg)
 {
 	struct collect_arg *a = arg;
 	const char *n = dwarf_diename(die);
-	Dwarf_Addr lo, hi;
-	if (n && !fnmatch(a->pat, n, 0) && dwarf_lowpc(die, &lo) == 0 &&
-	    dwarf_highpc(die, &hi) == 0) {
+	Dwarf_Addr base, lo, hi, first;
+	ptrdiff_t o = 0;
+	if (!n || fnmatch(a->pat, n, 0) || first_pc(die, &first))
+		return DWARF_CB_OK;
+	/* one entry per address range (a function split into hot and cold
+	 * parts has two), all naming the function's entry */
+	while ((o = dwarf_ranges(die, o, &base, &lo, &hi)) > 0) {
 		struct fn_range *r = xcalloc(1, sizeof(*r));
 		r->name = xstrdup(n);
+		r->entry = first;
 		r->lo = lo;
 		r->hi = hi;
 		vec_push(a->fns, r);
@@ -282,7 +312,9 @@ int udwarf_statements(const char *host, const char *func, const char *file,
 	int found = 0;
 	if (!dw) {
 		*err = xasprintf("%s has no DWARF line table (build it with "
-				 "-g)", host);
+				 "-g, or install its separate debuginfo: "
+				 "/usr/lib/debug/.build-id/XX/REST.debug by "
+				 "its build-id)", host);
 		return -1;
 	}
 	for (; dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0;
@@ -323,7 +355,7 @@ int udwarf_statements(const char *host, const char *func, const char *file,
 			if (bfile) {
 				struct udwarf_stmt *st = xcalloc(1, sizeof(*st));
 				st->func = xstrdup(r->name);
-				st->func_addr = r->lo;
+				st->func_addr = r->entry;
 				st->addr = best;
 				st->file = xstrdup(bfile);
 				st->line = line;

@@ -31,7 +31,9 @@ struct udwarf_stmt {
  * "uwork.c" or "workloads/uwork.c") in functions matching @func, from the
  * line table of ELF file @host: per function and line, the lowest address
  * the line table marks as the start of a statement (is_stmt), so that a
- * line in a loop body is hit once per iteration.  Appended to @out as
+ * line in a loop body is hit once per iteration (per address range of
+ * the function: a function split into hot and cold parts may have one
+ * in each).  Appended to @out as
  * struct udwarf_stmt *.  Returns the number appended, or -1 with *@err
  * (malloc'd) when the file has no DWARF. */
 int udwarf_statements(const char *host, const char *func, const char *file,
@@ -41,5 +43,12 @@ int udwarf_statements(const char *host, const char *func, const char *file,
  * link-time address @pc inside the function (statement probes). */
 struct dbg_function *udwarf_at(const char *host, uint64_t func_addr,
 			       uint64_t pc, const char *name);
+
+/* udwarf_debugfile - the separate debuginfo file of ELF file @host found
+ * by its GNU build-id, /usr/lib/debug/.build-id/XX/REST.debug as
+ * Debian's -dbg and -dbgsym packages install it, when it exists and
+ * carries the same build-id; malloc'd path, or NULL (no build-id, no such
+ * file).  Reads files only; no caching. */
+char *udwarf_debugfile(const char *host);
 
 #endif
