@@ -156,6 +156,11 @@ int stp_uprobes_register(void);
  * runs (uprobe_unregister waits for them) and the inodes are released.
  * Idempotent.  Process context; sleeps. */
 void stp_uprobes_unregister(void);
+/* stp_uprobes_inode - the inode (held while the probes are registered)
+ * a registered uprobe resolved @path to at module start, or NULL; so
+ * that a path given through a symlink still names its file.  Context:
+ * any, while the probes are registered; never sleeps. */
+struct inode *stp_uprobes_inode(const char *path);
 /* ---- uprocess.c ---- */
 /* stp_uprocess_register - attach the STP_PROBE_PROC_BEGIN/END and
  * STP_PROBE_THREAD_BEGIN/END probes (process[("PATH")].begin/.end,

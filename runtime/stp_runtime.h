@@ -619,6 +619,21 @@ void stp_tv_appendf(char *dst, const char *fmt, ...)
 void stp_tv_kstr(struct stp_context *c, char *dst, unsigned long addr,
 		 long max);
 
+/* ---- user programs' target variables (uvars.c) ---- */
+/* stp_ubias - the load bias of file @path (absolute) in the current
+ * process: its mapping of file offset 0 less @vaddr0 (page-aligned
+ * p_vaddr of its first PT_LOAD); 0 and an error at @loc when it is not
+ * mapped.  Context: any; never sleeps (mmap_read_trylock). */
+unsigned long stp_ubias(struct stp_context *c, const char *path,
+			unsigned long vaddr0, const char *loc);
+/* stp_tv_ustr - stp_tv_kstr() for the current task's user memory. */
+void stp_tv_ustr(struct stp_context *c, char *dst, unsigned long addr,
+		 long max);
+/* stp_write_user - stp_write_kernel() for the current task's user
+ * memory (copy_to_user_nofault).  Context: any; never sleeps. */
+void stp_write_user(struct stp_context *c, unsigned long addr, int size,
+		    u64 v, const char *loc);
+
 /* ---- fault-tolerant memory access (memory.c) ----
  * Reads of kernel or user memory for script code.  A bad address records
  * "kernel read fault at 0xADDR" (or "user read fault ...") at @loc and

@@ -245,6 +245,16 @@ int stp_uprobes_register(void)
 	return 0;
 }
 
+struct inode *stp_uprobes_inode(const char *path)
+{
+	int i;
+
+	for (i = 0; i < stp_nups; i++)
+		if (stp_ups[i].inode && !strcmp(stp_ups[i].p->path, path))
+			return stp_ups[i].inode;
+	return NULL;
+}
+
 void stp_uprobes_unregister(void)
 {
 	int i;

@@ -315,6 +315,19 @@ static void final_check(struct walk *w, struct pos *p, enum tv_use use,
 
 /* ---- bases ---- */
 
+/* is_user_module - does the module argument @mod of @cast/@var name a
+ * user-space program or library: a path ("/usr/bin/ls", "./prog"), a
+ * shared library ("libc.so.6"), or, in a process probe, any name but
+ * "kernel" (looked up in $PATH as process("NAME")) */
+static int is_user_module(struct derived_probe *d, const char *mod)
+{
+	if (!mod || !strcmp(mod, "kernel"))
+		return 0;
+	if (strchr(mod, '/') || strstr(mod, ".so"))
+		return 1;
+	return d && udwarf_is_user(d->fn);
+}
+
 static int base_of(struct walk *w, struct session *s, struct derived_probe *d,
 		   struct expr *e, struct tv_path *out)
 {
@@ -335,16 +348,30 @@ static int base_of(struct walk *w, struct session *s, struct derived_probe *d,
 		return 0;
 	}
 	if (e->kind == E_CAST) {
-		struct dbg_provider *prov = dbg_provider_for(s);
+		struct dbg_provider *prov;
 		const char *mod = e->module;
 		char *tname = xstrdup(e->name), *lt;
 		struct ctype *t;
-		if (!prov)
-			return -1;
 		/* "kernel<linux/fs.h>" names headers for SystemTap's C
 		 * fallback; the type comes from debuginfo either way */
 		if (mod && (lt = strchr(mod, '<')))
 			mod = lt == mod ? NULL : xstrndup(mod, lt - mod);
+		if (is_user_module(d, mod)) {
+			char *why = NULL;
+			t = udwarf_lookup_type(s, d ? d->fn : NULL, tname, mod,
+					       &why);
+			if (!t) {
+				walk_error(w, &e->loc, "@cast: %s", why, NULL);
+				free(why);
+				return -1;
+			}
+			out->kind = DL_ADDR;
+			out->cast_operand = e->a;
+			out->type = t;
+			return 0;
+		}
+		if (!(prov = dbg_provider_for(s)))
+			return -1;
 		t = prov->lookup_type(prov, tname, mod);
 		if (!t) {
 			walk_error(w, &e->loc, "@cast: unknown type '%s'%s",
@@ -357,14 +384,23 @@ static int base_of(struct walk *w, struct session *s, struct derived_probe *d,
 		return 0;
 	}
 	if (!strcmp(e->name, "@var")) {
-		struct dbg_provider *prov = dbg_provider_for(s);
+		struct dbg_provider *prov = NULL;
 		struct dbg_location l;
 		char *name = xstrdup(e->str), *file = strchr(name, '@'), *why = NULL;
-		if (!prov)
-			return -1;
 		if (file)
 			*file++ = 0;
-		if (!prov->lookup_global ||
+		if (is_user_module(d, e->module) ||
+		    (!e->module && d && udwarf_is_user(d->fn))) {
+			if (udwarf_lookup_global(s, d ? d->fn : NULL, name, file,
+						 e->module, "LOC", &l,
+						 &why) < 0) {
+				walk_error(w, &e->loc, "@var(\"%s\"): %s", e->str,
+					   why ? why : "not found");
+				return -1;
+			}
+		} else if (!(prov = dbg_provider_for(s))) {
+			return -1;
+		} else if (!prov->lookup_global ||
 		    prov->lookup_global(prov, name, file, e->module, "LOC", &l,
 					&why) < 0) {
 			walk_error(w, &e->loc, "@var(\"%s\"): %s", e->str,
@@ -431,6 +467,7 @@ static int resolve(struct walk *w, struct session *s, struct derived_probe *d,
 	out->store_reg = -1;
 	if (base_of(w, s, d, e, out) < 0)
 		return -1;
+	out->user = out->type && out->type->user;
 	p.kind = out->kind;
 	p.t = out->type;
 	for (i = 0; i < e->components.n; i++)
@@ -512,6 +549,7 @@ int tvar_resolve_set(struct session *s, struct derived_probe *d,
 			v->path.c_expr = t->loc.c_expr;
 			v->path.type = v->path.final_type = t->loc.type;
 			v->path.store_reg = -1;
+			v->path.user = t->loc.type && t->loc.type->user;
 		}
 		vec_push(vars, v);
 	}

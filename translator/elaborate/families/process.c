@@ -76,7 +76,7 @@ static int derive_functions(struct session *s, struct probe *p,
 		d->is_return = is_return;
 		d->wildcard = n > 1;
 		/* $PARAM and $return from the program's DWARF, if built -g */
-		d->fn = udwarf_function(host, u->addr, u->name, is_return);
+		d->fn = udwarf_function(host, target, u->addr, u->name, is_return);
 		uelf_free_sym(u);
 	}
 	free(syms.items);
@@ -200,7 +200,7 @@ static int derive_statements(struct session *s, struct probe *p,
 		d->symbol = xstrdup(u->func);
 		d->offset = off;
 		d->wildcard = n > 1;
-		d->fn = udwarf_at(host, u->func_addr, u->addr, u->func);
+		d->fn = udwarf_at(host, target, u->func_addr, u->addr, u->func);
 	}
 	free(func);
 	free(file);
