@@ -161,6 +161,11 @@ void stp_uprobes_unregister(void);
  * that a path given through a symlink still names its file.  Context:
  * any, while the probes are registered; never sleeps. */
 struct inode *stp_uprobes_inode(const char *path);
+/* stp_elf_func_offset - the file offset of function @name (exact) in
+ * the 64-bit ELF file @f (.symtab, else .dynsym); 0, -ENOENT, -ENOEXEC
+ * or -ENOMEM.  Process context; sleeps.  (uelfk.c) */
+int stp_elf_func_offset(struct file *f, const char *name,
+			unsigned long *offset);
 /* ---- uprocess.c ---- */
 /* stp_uprocess_register - attach the STP_PROBE_PROC_BEGIN/END and
  * STP_PROBE_THREAD_BEGIN/END probes (process[("PATH")].begin/.end,

@@ -789,6 +789,12 @@ struct stp_probe_desc {
 	 * the target machine (resolved to an inode at module start; NULL for
 	 * process.begin/.end of every process) */
 	const char *path;
+	int pid;                   /* process(PID): fires only in that
+	                            * process (its tgid); 0: any.  A UPROBE
+	                            * with pid and no path: the program is
+	                            * the process's executable at module
+	                            * start and offset that of its function
+	                            * symbol (uelfk.c) */
 	unsigned long ref_ctr_offset; /* STP_PROBE_UPROBE: file offset of an
 	                            * SDT semaphore the kernel raises while the
 	                            * probe is registered, 0: none */

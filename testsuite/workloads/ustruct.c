@@ -3,16 +3,19 @@
  * globals, in a dynamically linked (PIE) program, so that static
  * addresses need the load bias.
  *
- * Usage: ustruct [N]
+ * Usage: ustruct [N [WAITFILE]]
  *
  * Calls visit(&nodes[0], i, "t") for i = 1..N (default 100), with
  * nodes[0] = { id i, name "alpha", pos { i, 2i }, vals { 0, 10, 20, 30 },
  * next &nodes[1] } and nodes[1] = { id 7, name "beta", next NULL };
  * visit() increments the global `counter` and returns
  * 2 * pos.x + vals[i % 4] + next->id.  Then mix(3, -5, "hello") once.
- * Prints "ustruct: N calls, sum S, counter C".  Exit status 0. */
+ * Prints "ustruct: N calls, sum S, counter C".  Exit status 0.
+ * With WAITFILE, first waits (polling every 10 ms) until that file
+ * exists: lab/uprobes_pid starts instances before the probes are up. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 struct point {
 	long x, y;
@@ -49,6 +52,10 @@ int main(int argc, char **argv)
 {
 	long n = argc > 1 ? strtol(argv[1], NULL, 10) : 100, sum = 0, i;
 	int k;
+
+	if (argc > 2)
+		while (access(argv[2], F_OK) != 0)
+			usleep(10000);
 
 	nodes[1].id = 7;
 	nodes[1].name = "beta";

@@ -807,6 +807,8 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 				      (unsigned long long)d->offset,
 				      d->is_return,
 				      (unsigned long long)d->ref_ctr);
+		if (d->pid)     /* process(PID) */
+			strbuf_printf(o, ", .pid = %lld", (long long)d->pid);
 		if (d->kind == DP_UPROBE && d->symbol) {  /* for probefunc() */
 			char *sym = c_quote(d->symbol, strlen(d->symbol));
 			strbuf_printf(o, ", .symbol = %s", sym);

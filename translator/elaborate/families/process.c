@@ -37,8 +37,11 @@
 #include "family.h"
 #include "debuginfo/debuginfo.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/utsname.h>
 
 /* derive_functions - a DP_UPROBE for each function of @host matching
  * @pat: 0, or -1 after a diagnostic */
@@ -211,6 +214,100 @@ static int derive_statements(struct session *s, struct probe *p,
 
 static int match_one(struct session *s, struct probe *p,
 		     struct probe_point *pp, const char *name);
+static int match_pid(struct session *s, struct probe *p,
+		     struct probe_point *pp, int64_t pid);
+
+/* pid_exe - the program process @pid runs, when this machine is the
+ * target (no --sysroot, the running kernel): readlink /proc/PID/exe,
+ * heap; else NULL */
+static char *pid_exe(struct session *s, int64_t pid)
+{
+	struct utsname u;
+	char link[64], buf[4096];
+	ssize_t n;
+	if ((s->sysroot && *s->sysroot) || uname(&u) != 0 ||
+	    (s->kernel_release && strcmp(s->kernel_release, u.release)))
+		return NULL;
+	snprintf(link, sizeof(link), "/proc/%lld/exe", (long long)pid);
+	n = readlink(link, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return NULL;
+	buf[n] = 0;
+	return xstrdup(buf);
+}
+
+/* match_pid - process(PID)...: the probes of process("EXE")... for the
+ * program PID runs (found here when this machine is the target, so that
+ * everything process("PATH") offers works), each firing only in that
+ * process; when building for another machine (-r, --sysroot), only
+ * .function("NAME")[.call|.return] and .begin/.end, the program being the
+ * process's executable at module start and NAME an exact symbol of it
+ * (runtime/uprobes.c), without target variables. */
+static int match_pid(struct session *s, struct probe *p,
+		     struct probe_point *pp, int64_t pid)
+{
+	struct pp_component *c = pp_comp(pp, 1), *m;
+	char *exe;
+	int before = s->derived.n, rc, i, is_return = 0;
+	const char *name;
+	struct derived_probe *d;
+	if (pid <= 0 || pid > 0x3fffffff) {
+		diag_error(&pp_comp(pp, 0)->arg->loc, "process(%lld): not a "
+			   "process id", (long long)pid);
+		return -1;
+	}
+	if ((exe = pid_exe(s, pid))) {
+		rc = match_one(s, p, pp, exe);
+		free(exe);
+		for (i = before; i < s->derived.n; i++)
+			((struct derived_probe *)s->derived.items[i])->pid = pid;
+		return rc;
+	}
+	if ((pp_is(c, "begin") || pp_is(c, "end")) && !c->arg) {
+		if (extra_components(pp, 2) < 0)
+			return -1;
+		d = new_derived(s, pp_is(c, "begin") ? DP_PROC_BEGIN :
+				DP_PROC_END, p, pp);
+		d->pid = pid;
+		return 0;
+	}
+	if (!pp_is(c, "function")) {
+		diag_error(&pp->loc, "process(%lld): no process %lld here to "
+			   "read its program from (/proc/%lld/exe); building "
+			   "for another machine, only .function(\"NAME\")"
+			   "[.return] and .begin/.end are available",
+			   (long long)pid, (long long)pid, (long long)pid);
+		return -1;
+	}
+	if (str_arg(c, pp, &name) < 0)
+		return -1;
+	for (i = 2; (m = pp_comp(pp, i)); i++) {
+		if (pp_is(m, "return") && !m->arg && !is_return)
+			is_return = 1;
+		else if (!(pp_is(m, "call") && !m->arg && i == 2)) {
+			diag_error(&pp->loc, "unexpected '.%s' in %s (expected "
+				   ".call or .return)", m->name,
+				   probe_point_str(pp));
+			return -1;
+		}
+	}
+	if (strpbrk(name, "*?[")) {
+		diag_error(&c->arg->loc, "process(%lld).function(\"%s\"): "
+			   "wildcards need the program here (no /proc/%lld/exe "
+			   "on this machine)", (long long)pid, name,
+			   (long long)pid);
+		return -1;
+	}
+	d = new_derived(s, DP_UPROBE, p, pp);
+	free(d->pp_text);
+	d->pp_text = xasprintf("process(%lld).function(\"%s\")%s",
+			       (long long)pid, name,
+			       is_return ? ".return" : ".call");
+	d->symbol = xstrdup(name);
+	d->is_return = is_return;
+	d->pid = pid;
+	return 0;
+}
 
 /* match_process - process[("PATH")]...: an absolute PATH with wildcards
  * stands for every program it matches (each derived as if named). */
@@ -221,6 +318,8 @@ static int match_process(struct session *s, struct probe *p,
 	const char *name = NULL;
 	struct vec progs = {0};
 	int i, n, rc = 0, before = s->derived.n;
+	if (c0->arg && c0->arg->kind == E_NUM)
+		return match_pid(s, p, pp, c0->arg->num);
 	if (c0->arg && str_arg(c0, pp, &name) < 0)
 		return -1;
 	if (!name || name[0] != '/' || !strpbrk(name, "*?["))
@@ -406,7 +505,10 @@ static const char *const process_forms[] = {
 	"process(STRING).begin", "process(STRING).end",
 	"process.begin", "process.end",
 	"process(STRING).thread.begin", "process(STRING).thread.end",
-	"process.thread.begin", "process.thread.end", NULL,
+	"process.thread.begin", "process.thread.end",
+	"process(NUMBER).function(STRING)",
+	"process(NUMBER).function(STRING).return",
+	"process(NUMBER).begin", "process(NUMBER).end", NULL,
 };
 
 const struct family family_process = { "process", match_process,
