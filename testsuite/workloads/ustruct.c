@@ -9,7 +9,8 @@
  * nodes[0] = { id i, name "alpha", pos { i, 2i }, vals { 0, 10, 20, 30 },
  * next &nodes[1] } and nodes[1] = { id 7, name "beta", next NULL };
  * visit() increments the global `counter` and returns
- * 2 * pos.x + vals[i % 4] + next->id.  Then mix(3, -5, "hello") once.
+ * 2 * pos.x + vals[i % 4] + next->id; after each, the inline odd(i).
+ * Then mix(3, -5, "hello") once.
  * Prints "ustruct: N calls, sum S, counter C".  Exit status 0.
  * With WAITFILE, first waits (polling every 10 ms) until that file
  * exists: lab/uprobes_pid starts instances before the probes are up. */
@@ -32,6 +33,7 @@ struct node {
 long counter;                   /* visit() calls so far */
 long table[8] = { 0, 1, 4, 9, 16, 25, 36, 49 };
 struct node nodes[2];
+volatile long odds;             /* odd(i) summed */
 
 __attribute__((noinline, noipa, used)) long visit(struct node *n, int i,
 						    const char *tag)
@@ -41,6 +43,13 @@ __attribute__((noinline, noipa, used)) long visit(struct node *n, int i,
 	counter++;
 	local += n->vals[i % 4] + n->next->id;
 	return local - 1;       /* RET */
+}
+
+/* odd - inlined into main's loop, once per call of visit():
+ * lab/uprobes_vars probes its inline instance */
+static inline __attribute__((always_inline)) long odd(long v)
+{
+	return v & 1;
 }
 
 __attribute__((noinline, noipa, used)) long mix(int a, long b, const char *s)
@@ -68,6 +77,7 @@ int main(int argc, char **argv)
 		nodes[0].pos.x = i;
 		nodes[0].pos.y = 2 * i;
 		sum += visit(&nodes[0], (int)i, "t");
+		odds += odd(i);
 	}
 	sum += mix(3, -5, "hello");
 	printf("ustruct: %ld calls, sum %ld, counter %ld\n", n, sum, counter);

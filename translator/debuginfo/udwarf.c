@@ -12,6 +12,7 @@
 #include <dwarf.h>
 #include <fnmatch.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +146,43 @@ struct dbg_function *udwarf_at(const char *host, const char *target,
 	return fn;
 }
 
+int udwarf_inlines(const char *host, const char *target, const char *pattern,
+		   struct vec *out)
+{
+	char *why = NULL;
+	struct dw_mod *m = user_mod(host, target, &why);
+	sqlite3_stmt *st;
+	int n = 0;
+	free(why);
+	if (!m || sqlite3_prepare_v2(m->db, "SELECT name, die, entry FROM funcs"
+				     " WHERE inlined = 1 ORDER BY entry", -1,
+				     &st, NULL) != SQLITE_OK)
+		return 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		struct udwarf_inline *u;
+		struct dw_fn *h;
+		if (!name || fnmatch(pattern, name, 0))
+			continue;
+		u = xcalloc(1, sizeof(*u));
+		u->name = xstrdup(name);
+		u->addr = (uint64_t)sqlite3_column_int64(st, 2);
+		h = xcalloc(1, sizeof(*h));
+		h->m = m;
+		h->die = (Dwarf_Off)sqlite3_column_int64(st, 1);
+		u->fn = xcalloc(1, sizeof(*u->fn));
+		u->fn->prov = &udw_provider;
+		u->fn->name = xstrdup(name);
+		u->fn->pc = u->fn->entry_pc = u->addr;
+		u->fn->inlined = 1;
+		u->fn->handle = h;
+		vec_push(out, u);
+		n++;
+	}
+	sqlite3_finalize(st);
+	return n;
+}
+
 /* module_mod - the dw_mod of @module ("PATH" of @cast/@var: a program or
  * library, non-absolute names looked up in $PATH) or, NULL, of the
  * program of @fn */
@@ -209,17 +247,34 @@ int udwarf_lookup_global(struct session *s, const struct dbg_function *fn,
 
 /* ---- statements ---- */
 
-/* open_dwarf - the Dwarf of @host (the last one opened is kept: the
- * family asks about one program many times), or NULL */
+/* open_dwarf - the Dwarf of @host, its own or separate debuginfo found
+ * by build-id (the last one opened is kept: the family asks about one
+ * program many times), or NULL */
 static Dwarf *open_dwarf(const char *host)
 {
+	static char *no_path;
+	static const Dwfl_Callbacks cb = {
+		.find_elf = dwfl_build_id_find_elf,
+		.find_debuginfo = dwfl_standard_find_debuginfo,
+		.section_address = dwfl_offline_section_address,
+		.debuginfo_path = &no_path,
+	};
 	static struct { char *host; Dwarf *dw; } cache;
 	if (!cache.host || strcmp(cache.host, host)) {
-		int fd = open(host, O_RDONLY);
+		Dwfl *dwfl = dwfl_begin(&cb);
+		Dwfl_Module *mod = NULL;
+		Dwarf_Addr bias;
 		free(cache.host);
 		cache.host = xstrdup(host);
-		cache.dw = fd < 0 ? NULL : dwarf_begin(fd, DWARF_C_READ);
-		/* the descriptor stays open with the Dwarf for the session */
+		cache.dw = NULL;
+		if (dwfl) {
+			dwfl_report_begin(dwfl);
+			mod = dwfl_report_offline(dwfl, "prog", host, -1);
+			dwfl_report_end(dwfl, NULL, NULL);
+		}
+		if (mod)
+			cache.dw = dwfl_module_getdwarf(mod, &bias);
+		/* the Dwfl stays open with the Dwarf for the session */
 	}
 	return cache.dw;
 }

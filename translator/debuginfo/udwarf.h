@@ -43,6 +43,20 @@ int udwarf_lookup_global(struct session *s, const struct dbg_function *fn,
 			 const char *module, const char *loc_lit,
 			 struct dbg_location *out, char **why);
 
+/* One inline instance of a function, from udwarf_inlines(). */
+struct udwarf_inline {
+	char *name;             /* the inlined function */
+	uint64_t addr;          /* the instance's entry (link-time) */
+	struct dbg_function *fn;        /* its parameters, as udwarf_at's */
+};
+
+/* udwarf_inlines - the inline instances of functions matching fnmatch(3)
+ * @pattern in ELF file @host (@target in the target machine), from its
+ * DWARF, in address order, appended to @out as struct udwarf_inline *.
+ * Returns the number appended (0 also without DWARF). */
+int udwarf_inlines(const char *host, const char *target, const char *pattern,
+		   struct vec *out);
+
 /* One statement a process("PATH").statement("FUNC@FILE:LINE") names. */
 struct udwarf_stmt {
 	char *func;             /* the function containing it */

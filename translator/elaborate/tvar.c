@@ -317,15 +317,25 @@ static void final_check(struct walk *w, struct pos *p, enum tv_use use,
 
 /* is_user_module - does the module argument @mod of @cast/@var name a
  * user-space program or library: a path ("/usr/bin/ls", "./prog"), a
- * shared library ("libc.so.6"), or, in a process probe, any name but
- * "kernel" (looked up in $PATH as process("NAME")) */
-static int is_user_module(struct derived_probe *d, const char *mod)
+ * shared library ("libc.so.6"), in a process probe any name but
+ * "kernel", else a program found in $PATH (as process("NAME") looks it
+ * up; kernel modules are not programs) */
+static int is_user_module(struct session *s, struct derived_probe *d,
+			  const char *mod)
 {
+	char *t = NULL, *h = NULL, *err = NULL;
+	int found;
 	if (!mod || !strcmp(mod, "kernel"))
 		return 0;
 	if (strchr(mod, '/') || strstr(mod, ".so"))
 		return 1;
-	return d && udwarf_is_user(d->fn);
+	if (d && udwarf_is_user(d->fn))
+		return 1;
+	found = uelf_resolve(mod, s->sysroot, &t, &h, &err) == 0;
+	free(t);
+	free(h);
+	free(err);
+	return found;
 }
 
 static int base_of(struct walk *w, struct session *s, struct derived_probe *d,
@@ -356,7 +366,7 @@ static int base_of(struct walk *w, struct session *s, struct derived_probe *d,
 		 * fallback; the type comes from debuginfo either way */
 		if (mod && (lt = strchr(mod, '<')))
 			mod = lt == mod ? NULL : xstrndup(mod, lt - mod);
-		if (is_user_module(d, mod)) {
+		if (is_user_module(s, d, mod)) {
 			char *why = NULL;
 			t = udwarf_lookup_type(s, d ? d->fn : NULL, tname, mod,
 					       &why);
@@ -389,7 +399,7 @@ static int base_of(struct walk *w, struct session *s, struct derived_probe *d,
 		char *name = xstrdup(e->str), *file = strchr(name, '@'), *why = NULL;
 		if (file)
 			*file++ = 0;
-		if (is_user_module(d, e->module) ||
+		if (is_user_module(s, d, e->module) ||
 		    (!e->module && d && udwarf_is_user(d->fn))) {
 			if (udwarf_lookup_global(s, d ? d->fn : NULL, name, file,
 						 e->module, "LOC", &l,

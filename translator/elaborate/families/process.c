@@ -43,32 +43,74 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 
+/* What follows .function("PATTERN"). */
+#define FN_RETURN   1u      /* .return */
+#define FN_CALL     2u      /* .call: out-of-line functions only */
+#define FN_INLINE   4u      /* .inline: inline instances only */
+#define FN_EXPORTED 8u      /* .exported: functions in .dynsym only */
+
+/* derive_inlines - a DP_UPROBE at the entry of each inline instance of
+ * a function matching @pat (from @host's DWARF); the number derived */
+static int derive_inlines(struct session *s, struct probe *p,
+			  struct probe_point *pp, const char *target,
+			  const char *host, const char *pat)
+{
+	struct vec v = {0};
+	int n = udwarf_inlines(host, target, pat, &v), i, made = 0;
+	for (i = 0; i < n; i++) {
+		struct udwarf_inline *u = v.items[i];
+		int64_t off = uelf_offset(host, u->addr);
+		struct derived_probe *d;
+		if (off >= 0) {
+			d = new_derived(s, DP_UPROBE, p, pp);
+			free(d->pp_text);
+			d->pp_text = xasprintf("process(\"%s\").function(\"%s\")"
+					       ".inline", target, u->name);
+			d->path = xstrdup(target);
+			d->symbol = xstrdup(u->name);
+			d->offset = off;
+			d->fn = u->fn;
+			made++;
+		}
+		free(u->name);
+		free(u);
+	}
+	free(v.items);
+	return made;
+}
+
 /* derive_functions - a DP_UPROBE for each function of @host matching
- * @pat: 0, or -1 after a diagnostic */
+ * @pat (@flags: FN_*): its out-of-line copy from the ELF symbol table
+ * (not with .inline; with .exported only those in .dynsym), and its
+ * inline instances from the DWARF (not with .call, .return, .exported):
+ * 0, or -1 after a diagnostic */
 static int derive_functions(struct session *s, struct probe *p,
 			    struct probe_point *pp, struct pp_component *fc,
 			    const char *target, const char *host,
-			    const char *pat, int is_return)
+			    const char *pat, unsigned flags)
 {
 	struct vec syms = {0};
 	char *err = NULL;
-	int n = uelf_functions(host, pat, &syms, &err), i;
+	int n = 0, i, made = 0, is_return = !!(flags & FN_RETURN);
+	int before = s->derived.n;
+	if (!(flags & FN_INLINE))
+		n = uelf_functions(host, pat, &syms, &err);
 	if (n < 0) {
 		diag_error(&pp->loc, "%s", err);
 		free(err);
 		return -1;
 	}
-	if (!n) {
-		free(syms.items);
-		if (pp->optional)
-			return 0;
-		diag_error(&fc->arg->loc, "no function of %s matches \"%s\" "
-			   "(in its ELF symbol table)", target, pat);
-		return -1;
-	}
+	if (!(flags & (FN_CALL | FN_RETURN | FN_EXPORTED)))
+		made = derive_inlines(s, p, pp, target, host, pat);
 	for (i = 0; i < n; i++) {
 		struct uelf_sym *u = syms.items[i];
-		struct derived_probe *d = new_derived(s, DP_UPROBE, p, pp);
+		struct derived_probe *d;
+		if ((flags & FN_EXPORTED) && !uelf_exported(host, u->name)) {
+			uelf_free_sym(u);
+			continue;
+		}
+		d = new_derived(s, DP_UPROBE, p, pp);
+		made++;
 		free(d->pp_text);
 		d->pp_text = xasprintf("process(\"%s\").function(\"%s\")%s",
 				       target, u->name,
@@ -78,11 +120,22 @@ static int derive_functions(struct session *s, struct probe *p,
 		d->offset = (int64_t)u->offset;
 		d->is_return = is_return;
 		d->wildcard = n > 1;
-		/* $PARAM and $return from the program's DWARF, if built -g */
-		d->fn = udwarf_function(host, target, u->addr, u->name, is_return);
+		/* $PARAM, $LOCAL & co from the program's DWARF, if built -g */
+		d->fn = udwarf_function(host, target, u->addr, u->name,
+					is_return);
 		uelf_free_sym(u);
 	}
 	free(syms.items);
+	for (i = before; made > 1 && i < s->derived.n; i++)
+		((struct derived_probe *)s->derived.items[i])->wildcard = 1;
+	if (!made && !pp->optional) {
+		diag_error(&fc->arg->loc, "no %sfunction of %s matches \"%s\" "
+			   "(in its %s)", flags & FN_INLINE ? "inline instance of a "
+			   : flags & FN_EXPORTED ? "exported " : "", target, pat,
+			   flags & FN_INLINE ? "DWARF" : flags & FN_EXPORTED ?
+			   ".dynsym" : "ELF symbol table");
+		return -1;
+	}
 	return 0;
 }
 
@@ -251,7 +304,7 @@ static int match_pid(struct session *s, struct probe *p,
 	int before = s->derived.n, rc, i, is_return = 0;
 	const char *name;
 	struct derived_probe *d;
-	if (pid <= 0 || pid > 0x3fffffff) {
+	if (pid <= 0 || pid > 4194304) {    /* PID_MAX_LIMIT */
 		diag_error(&pp_comp(pp, 0)->arg->loc, "process(%lld): not a "
 			   "process id", (long long)pid);
 		return -1;
@@ -358,6 +411,7 @@ static int match_one(struct session *s, struct probe *p,
 	const char *pat;
 	char *target = NULL, *host = NULL, *err = NULL;
 	int rc, is_return = 0, b = 1, i;
+	unsigned flags = 0;
 	struct derived_probe *d;
 	const char *lib = NULL;
 	if (name && pp_is(c, "library")) {     /* .library("LIB")... */
@@ -477,19 +531,26 @@ static int match_one(struct session *s, struct probe *p,
 	rc = str_arg(c, pp, &pat);
 	for (; rc == 0 && pp_comp(pp, i); i++) {
 		struct pp_component *m = pp_comp(pp, i);
-		if (pp_is(m, "return") && !m->arg && !is_return)
+		if (pp_is(m, "return") && !m->arg && !is_return &&
+		    !(flags & FN_INLINE))
 			is_return = 1;
 		else if (pp_is(m, "call") && !m->arg && !is_return && i == b + 1)
-			;
+			flags |= FN_CALL;
+		else if (pp_is(m, "inline") && !m->arg && i == b + 1)
+			flags |= FN_INLINE;
+		else if (pp_is(m, "exported") && !m->arg && i == b + 1)
+			flags |= FN_EXPORTED;
 		else {
 			diag_error(&pp->loc, "unexpected '.%s' in %s (expected "
-				   ".call or .return)", m->name,
-				   probe_point_str(pp));
+				   ".call, .inline, .exported or .return)",
+				   m->name, probe_point_str(pp));
 			rc = -1;
 		}
 	}
+	if (is_return)
+		flags |= FN_RETURN;
 	if (rc == 0)
-		rc = derive_functions(s, p, pp, c, target, host, pat, is_return);
+		rc = derive_functions(s, p, pp, c, target, host, pat, flags);
 	free(target);
 	free(host);
 	return rc;
@@ -499,6 +560,9 @@ static const char *const process_forms[] = {
 	"process(STRING).function(STRING)",
 	"process(STRING).function(STRING).call",
 	"process(STRING).function(STRING).return",
+	"process(STRING).function(STRING).inline",
+	"process(STRING).function(STRING).exported",
+	"process(STRING).function(STRING).exported.return",
 	"process(STRING).statement(STRING)", "process(STRING).plt(STRING)",
 	"process(STRING).mark(STRING)",
 	"process(STRING).provider(STRING).mark(STRING)",
