@@ -9,6 +9,7 @@
 #include <linux/dcache.h>
 #include <linux/uaccess.h>
 #include <linux/sched/mm.h>
+#include <linux/preempt.h>
 #include "stp_internal.h"
 
 #define STP_UB_CACHE 16
@@ -69,6 +70,11 @@ unsigned long stp_ubias(struct stp_context *c, const char *path,
 
 	if (c->error)
 		return 0;
+	if (in_interrupt()) {   /* no memory map walk in interrupts */
+		stp_error(c, "a program's variable cannot be read in "
+			  "interrupt context", loc);
+		return 0;
+	}
 	if (!mm || (current->flags & PF_KTHREAD)) {
 		stp_error(c, "no user process here for a program's variable",
 			  loc);
