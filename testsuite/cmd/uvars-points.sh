@@ -76,5 +76,14 @@ sleep 0.2
     { cat err; fail "process(PID) refused"; }
 grep -qF "process(\"$B/prog\").function(\"tick\").call" p2 || { cat p2; fail "process(PID): not prog's tick"; }
 kill $pid
+# built for another machine: the program is found at module start
+want "process(4321).function(\"tick\").return" -r 9.9.9-none -l 'process(4321).function("tick").return'
+want_err "process(PID) probes built for another machine have no target variables" \
+    -r 9.9.9-none -p2 -e 'probe process(4321).function("tick") { println($$parms) }'
+want_err "wildcards need the program here" \
+    -r 9.9.9-none -p2 -e 'probe process(4321).function("t*") { }'
+cp bin/prog bin/nodw && strip -g bin/nodw
+want_err "target variable '\$p': no DWARF for this function of the program" \
+    -p2 -e 'probe process("nodw").function("tick") { println($p) }'
 want_err "process(99999999): not a process id" -p2 -e 'probe process(99999999).begin {}'
 echo ok

@@ -315,6 +315,19 @@ static void final_check(struct walk *w, struct pos *p, enum tv_use use,
 
 /* ---- bases ---- */
 
+/* no_dwarf_why - why user probe @d (without a dbg_function) has no
+ * target variables */
+static const char *no_dwarf_why(struct derived_probe *d)
+{
+	if (!d->path)
+		return "process(PID) probes built for another machine have no "
+		       "target variables (the program is found at module "
+		       "start)";
+	return "no DWARF for this function of the program (build it with "
+	       "-g, or install its debuginfo: -dbg/-dbgsym packages, found "
+	       "by build-id under /usr/lib/debug/.build-id)";
+}
+
 /* is_user_module - does the module argument @mod of @cast/@var name a
  * user-space program or library: a path ("/usr/bin/ls", "./prog"), a
  * shared library ("libc.so.6"), in a process probe any name but
@@ -423,6 +436,11 @@ static int base_of(struct walk *w, struct session *s, struct derived_probe *d,
 		out->type = l.type;
 		return 0;
 	}
+	if (d && !d->fn && d->kind == DP_UPROBE) {
+		walk_error(w, &e->loc, "target variable '%s': %s", e->name,
+			   no_dwarf_why(d));
+		return -1;
+	}
 	if (!d || !d->fn) {
 		walk_error(w, &e->loc, "target variable '%s' is only available "
 			   "in probes of kernel.function, kernel.statement or "
@@ -513,6 +531,11 @@ int tvar_resolve_set(struct session *s, struct derived_probe *d,
 	char *what = tvar_bare_name(e->name);
 	int sets[2] = { -1, -1 }, k, i;
 	struct vec names = {0};
+	if (d && !d->fn && d->kind == DP_UPROBE) {
+		diag_error(&e->loc, "'%s': %s", e->name, no_dwarf_why(d));
+		free(what);
+		return -1;
+	}
 	if (!d || !d->fn) {
 		diag_error(&e->loc, "'%s' is only available in probes of "
 			   "kernel.function, kernel.statement or kernel.trace",
@@ -836,7 +859,10 @@ static void check_one(void *arg, struct expr *e, int *skip)
 	check_components(k, e);
 	if (tvar_is_set(e)) {
 		char *n = tvar_bare_name(e->name);
-		if (!k->d || !k->d->fn)
+		if (k->d && !k->d->fn && k->d->kind == DP_UPROBE)
+			diag_error(&e->loc, "'%s': %s", e->name,
+				   no_dwarf_why(k->d));
+		else if (!k->d || !k->d->fn)
 			diag_error(&e->loc, "'%s' is only available in probes of "
 				   "kernel.function, kernel.statement or "
 				   "kernel.trace", e->name);
