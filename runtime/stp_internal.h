@@ -161,6 +161,11 @@ void stp_uprobes_unregister(void);
  * that a path given through a symlink still names its file.  Context:
  * any, while the probes are registered; never sleeps. */
 struct inode *stp_uprobes_inode(const char *path);
+/* stp_uvars_register / stp_uvars_unregister - resolve stp_module.upaths
+ * to inodes (a missing file is skipped) / drop them, after every probe is
+ * gone.  Process context; sleep.  (uvars.c) */
+int stp_uvars_register(void);
+void stp_uvars_unregister(void);
 /* stp_elf_func_offset - the file offset of function @name (exact) in
  * the 64-bit ELF file @f (.symtab, else .dynsym); 0, -ENOENT, -ENOEXEC
  * or -ENOMEM.  Process context; sleeps.  (uelfk.c) */

@@ -816,6 +816,10 @@ struct stp_module_desc {
 	 * runtime at module load (before init_globals), freed at unload. */
 	struct stp_map *const *maps;
 	int nmaps;
+	/* upaths - the user-space files (absolute paths) whose load bias
+	 * the code asks for (stp_ubias), NULL-terminated; resolved to their
+	 * inodes at module start (uvars.c). */
+	const char *const *upaths;
 };
 
 /* Defined by the generated code. */

@@ -7,12 +7,51 @@
 #include <linux/mm.h>
 #include <linux/fs.h>
 #include <linux/dcache.h>
+#include <linux/namei.h>
 #include <linux/uaccess.h>
 #include <linux/sched/mm.h>
 #include <linux/preempt.h>
 #include "stp_internal.h"
 
 #define STP_UB_CACHE 16
+#define STP_UPATHS_MAX 64
+
+/* stp_module.upaths resolved at module start: inodes held (igrab) until
+ * stp_uvars_unregister; compared only, never dereferenced by probes. */
+static struct inode *stp_upath_inodes[STP_UPATHS_MAX];
+static int stp_nupaths;
+
+int stp_uvars_register(void)
+{
+	int i;
+
+	for (i = 0; stp_module.upaths && stp_module.upaths[i] &&
+		    i < STP_UPATHS_MAX; i++) {
+		struct path p;
+		struct inode *inode = NULL;
+
+		/* a file that is not there now is looked for by d_path */
+		if (!kern_path(stp_module.upaths[i], LOOKUP_FOLLOW, &p)) {
+			inode = igrab(d_inode(p.dentry));
+			path_put(&p);
+		}
+		stp_upath_inodes[i] = inode;
+	}
+	smp_store_release(&stp_nupaths, i);
+	return 0;
+}
+
+void stp_uvars_unregister(void)
+{
+	int i, n = stp_nupaths;
+
+	WRITE_ONCE(stp_nupaths, 0);
+	for (i = 0; i < n; i++) {
+		if (stp_upath_inodes[i])
+			iput(stp_upath_inodes[i]);
+		stp_upath_inodes[i] = NULL;
+	}
+}
 
 /* Files already matched by path: their inodes, compared only. */
 static struct {
@@ -21,7 +60,8 @@ static struct {
 } stp_ub_cache[STP_UB_CACHE];
 
 /* stp_ub_is - is @file the file @path names?  The file of a uprobe
- * registered on @path (resolved at module start, symlinks followed),
+ * registered on @path or of stp_module.upaths (resolved at module start,
+ * symlinks followed),
  * else through the cache, else by d_path (which takes no sleeping lock;
  * it sees the file's real path, so a path through a symlink fails). */
 static int stp_ub_is(struct file *file, const char *path)
@@ -31,6 +71,9 @@ static int stp_ub_is(struct file *file, const char *path)
 	int i, free_slot = -1;
 
 	known = stp_uprobes_inode(path);
+	for (i = 0; !known && i < smp_load_acquire(&stp_nupaths); i++)
+		if (!strcmp(stp_module.upaths[i], path))
+			known = READ_ONCE(stp_upath_inodes[i]);
 	if (known)
 		return known == inode;
 
