@@ -330,9 +330,10 @@ static const char *no_dwarf_why(struct derived_probe *d)
 
 /* is_user_module - does the module argument @mod of @cast/@var name a
  * user-space program or library: a path ("/usr/bin/ls", "./prog"), a
- * shared library ("libc.so.6"), in a process probe any name but
- * "kernel", else a program found in $PATH (as process("NAME") looks it
- * up; kernel modules are not programs) */
+ * shared library ("libc.so.6"), or, in a process probe, any name but
+ * "kernel" when the probed function has DWARF, else a program found in
+ * $PATH (as process("NAME") looks it up); elsewhere other names are
+ * kernel modules */
 static int is_user_module(struct session *s, struct derived_probe *d,
 			  const char *mod)
 {
@@ -342,7 +343,11 @@ static int is_user_module(struct session *s, struct derived_probe *d,
 		return 0;
 	if (strchr(mod, '/') || strstr(mod, ".so"))
 		return 1;
-	if (d && udwarf_is_user(d->fn))
+	if (!d || !(d->kind == DP_UPROBE || d->kind == DP_PROC_BEGIN ||
+		    d->kind == DP_PROC_END || d->kind == DP_THREAD_BEGIN ||
+		    d->kind == DP_THREAD_END))
+		return 0;       /* a kernel module's name */
+	if (udwarf_is_user(d->fn))
 		return 1;
 	found = uelf_resolve(mod, s->sysroot, &t, &h, &err) == 0;
 	free(t);
@@ -711,6 +716,11 @@ static void visit_stmt(struct visit *v, struct stmt *st)
 static void find_tvar(void *arg, struct expr *e, int *skip)
 {
 	if (e->kind == E_TARGET && strcmp(e->name, "@var"))
+		*(int *)arg = 1;
+	/* @var and @cast naming a module: user-space or kernel depends on
+	 * the probe (is_user_module) */
+	if ((e->kind == E_TARGET || (e->kind == E_CAST && e->name)) &&
+	    e->module && strncmp(e->module, "kernel", 6))
 		*(int *)arg = 1;
 	if (e->kind == E_ENTRY || (e->kind == E_DEFINED && !e->name && e->a &&
 				   (e->a->kind == E_TARGET ||
