@@ -53,6 +53,9 @@ struct stp_up_rt {
 	const struct stp_probe_desc *p;
 	struct inode *inode;         /* held (igrab) while registered */
 	unsigned long offset;        /* p->offset, or process(PID)'s symbol's */
+	struct mm_struct *mm;        /* process(PID): its mm at registration,
+	                              * only compared (the breakpoint filter);
+	                              * NULL: any */
 	int registered;
 	spinlock_t lock;             /* slots */
 	size_t slot_size;
@@ -113,12 +116,24 @@ static int stp_up_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
 static struct stp_up_rt *stp_ups;
 static int stp_nups;
 
+/* stp_up_filter - process(PID): plant the breakpoint only in that
+ * process's memory (other processes running the program never trap).
+ * Called by the kernel with the uprobe's consumer lock; no sleep. */
+static bool stp_up_filter(struct uprobe_consumer *uc,
+			  enum uprobe_filter_ctx ctx, struct mm_struct *mm)
+{
+	struct stp_up_rt *r = container_of(uc, struct stp_up_rt, uc);
+
+	return !r->mm || mm == r->mm;
+}
+
 static int stp_up_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct stp_up_rt *r = container_of(uc, struct stp_up_rt, uc);
 
-	if (stp_up_mine(r))
-		stp_run_probe(r->p, regs, STP_STATE_RUNNING);
+	if (!stp_up_mine(r))    /* not process(PID)'s: drop it there */
+		return r->mm ? UPROBE_HANDLER_REMOVE : 0;
+	stp_run_probe(r->p, regs, STP_STATE_RUNNING);
 	return 0;       /* keep the breakpoint in this mm */
 }
 
@@ -176,6 +191,27 @@ static struct inode *stp_up_inode(const char *path)
 	inode = inode && S_ISREG(inode->i_mode) ? igrab(inode) : NULL;
 	path_put(&p);
 	return inode ? inode : ERR_PTR(-EINVAL);
+}
+
+/* stp_up_pid_mm - the mm of process @pid now (only to be compared), or
+ * NULL when there is no such process.  Process context; may sleep. */
+static struct mm_struct *stp_up_pid_mm(pid_t pid)
+{
+	struct task_struct *t;
+	struct mm_struct *mm = NULL;
+
+	rcu_read_lock();
+	t = pid_task(find_vpid(pid), PIDTYPE_PID);
+	if (t)
+		get_task_struct(t);
+	rcu_read_unlock();
+	if (t) {
+		mm = get_task_mm(t);
+		put_task_struct(t);
+		if (mm)
+			mmput(mm);      /* kept as a value to compare */
+	}
+	return mm;
 }
 
 /* stp_up_pid_inode - process(PID).function("NAME") built for another
@@ -277,6 +313,10 @@ int stp_uprobes_register(void)
 				r->uc.ret_handler = stp_up_ret_handler;
 			else
 				r->uc.handler = stp_up_handler;
+			if (r->p->pid) {
+				r->mm = stp_up_pid_mm(r->p->pid);
+				r->uc.filter = stp_up_filter;
+			}
 			if (!rc)
 				rc = uprobe_register_refctr(inode, r->offset,
 							    r->p->ref_ctr_offset,
