@@ -353,7 +353,13 @@ static void start(struct session *s, struct target *t, struct vec *params)
 	int i;
 	strbuf_add(&cmd, "cd ");
 	quote(&cmd, t->rdir);
-	strbuf_add(&cmd, " && echo $$ > pid && exec staprun");
+	strbuf_add(&cmd, " && echo $$ > pid && exec ");
+	if (t->direct) {   /* this machine: our own staprun, as pass 5 runs */
+		const char *sr = getenv("SYSTEMTAP_STAPRUN");
+		quote(&cmd, sr && *sr ? sr : BINDIR "/staprun");
+	} else {
+		strbuf_add(&cmd, "staprun");
+	}
 	for (i = 0; i < stp_verbose && i < 3; i++)
 		strbuf_add(&cmd, " -v");
 	if (!s->module_name_given)
