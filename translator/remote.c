@@ -52,7 +52,7 @@ struct target {
 static struct target *targets;
 static int ntargets;
 static int index_prefix;
-static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t stop_requested;   /* SIGINT/TERM/HUP seen */
 
 int remote_add(const char *url)
 {
@@ -215,8 +215,11 @@ static int capture(char **argv, int in_fd, char **outp)
 		return 255;
 	while ((n = read(fd, buf, sizeof buf)) != 0) {
 		if (n < 0) {
-			if (errno == EINTR)
+			if (errno == EINTR) {
+				if (stop_requested)   /* Ctrl-C: no more waiting */
+					kill(-pid, SIGTERM);
 				continue;
+			}
 			break;
 		}
 		strbuf_addn(&b, buf, n);
@@ -616,7 +619,8 @@ int remote_main(struct session *s, int argc, char **argv)
 				wait_status(p);
 		}
 		if (!t->failed && t->rdir && t->status != 0)
-			fail(t, xasprintf("staprun exited with status %d", t->status));
+			fail(t, xasprintf("staprun (or its ssh session) exited with status %d",
+					  t->status));
 	}
 out:
 	for (i = 0; i < ntargets; i++)

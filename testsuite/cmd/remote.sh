@@ -60,8 +60,12 @@ pids=()
 cleanup() {
     local p
     [ -z "${stap_pid:-}" ] || kill -TERM "$stap_pid" 2>/dev/null || true
-    # TERM first: lab/boot's timeout passes it on to qemu
-    for p in ${pids[@]+"${pids[@]}"}; do kill -TERM -- -"$p" 2>/dev/null || true; done
+    # lab/boot runs qemu under `timeout`, which has a process group of its
+    # own: TERM it (it passes TERM on to qemu), then lab/boot's group
+    for p in ${pids[@]+"${pids[@]}"}; do
+        kill -TERM $(pgrep -P "$p") 2>/dev/null || true
+        kill -TERM -- -"$p" 2>/dev/null || true
+    done
     [ ${#pids[@]} = 0 ] || sleep 2
     for p in ${pids[@]+"${pids[@]}"}; do kill -KILL -- -"$p" 2>/dev/null || true; done
 }
