@@ -270,9 +270,12 @@ static int remote_arg(char **argv, int i, int *skip)
 
 /* build the module for kernel @kver: rerun stap as `stap -r KVER [-p4]
  * ARGS` in @dir; returns the module's path (in @dir or the cache) or NULL. */
+static char *stdin_script;   /* `stap --remote ... -`: the script, saved */
+
 static char *build_for(struct session *s, int argc, char **argv,
 		       const char *kver, const char *dir)
 {
+	int replaced = 0;
 	struct vec v = {0};
 	char *out = NULL, *ko, *nl;
 	int i, skip, rc;
@@ -293,6 +296,11 @@ static char *build_for(struct session *s, int argc, char **argv,
 			for (; i < argc; i++)
 				vec_push(&v, argv[i]);
 			break;
+		}
+		if (stdin_script && !replaced && !strcmp(argv[i], "-")) {
+			vec_push(&v, stdin_script);   /* read once, by us */
+			replaced = 1;
+			continue;
 		}
 		vec_push(&v, argv[i]);
 	}
@@ -557,6 +565,15 @@ int remote_main(struct session *s, int argc, char **argv)
 		fprintf(stderr, "stap: cannot create a temporary directory: %s\n",
 			strerror(errno));
 		return 1;
+	}
+	if (s->script_file && !strcmp(s->script_file, "-") && !s->list_pattern) {
+		FILE *f;
+		stdin_script = xasprintf("%s/script.stp", tdir);
+		f = fopen(stdin_script, "w");
+		if (!f || fputs(s->script_text, f) < 0 || fclose(f) != 0) {
+			fprintf(stderr, "stap: cannot write %s\n", stdin_script);
+			return 1;
+		}
 	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
