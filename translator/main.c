@@ -428,6 +428,7 @@ static int run_passes(struct session *s)
 	cfg.guru_mode = s->guru;
 	parse_set_config(&cfg);
 	parse_set_args(s->nargs, s->args);
+	load_tapset_macros(s);
 	s->user = parse_script(s->script_file, s->script_text, 0);
 	if (!s->user) {
 		diag_summary("Pass 1 (parse)");
