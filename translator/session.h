@@ -102,6 +102,7 @@ struct session {
 	const char *kernel_build;   /* the kbuild directory for it */
 	const char *sysroot;        /* --sysroot: root of the target's files */
 	int btf_only;               /* --btf: no DWARF even if installed */
+	int skip_badvars;           /* --skip-badvars: unresolvable $vars read 0 */
 	const char *output_file;    /* -o */
 	int keep_tmpdir;            /* -k */
 	int guru;                   /* -g */

@@ -1200,7 +1200,8 @@ int elaborate(struct session *s)
 				   "guru mode (-g) only");
 		for (i = 0; i < s->user->functions.n; i++) {
 			struct functiondecl *fn = s->user->functions.items[i];
-			if (fn->embedded_c)
+			if (fn->embedded_c && strncmp(fn->name,
+			    EMBEDDED_EXPR_PREFIX, strlen(EMBEDDED_EXPR_PREFIX)))
 				diag_error(&fn->loc, "function '%s' is in "
 					   "embedded C, which a script may have "
 					   "in guru mode (-g) only", fn->name);

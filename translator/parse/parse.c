@@ -51,6 +51,7 @@ struct parser {
 	int depth;         /* nesting of the tree being built */
 	int eof_reported;  /* an "end of input" error was given already */
 	int splices;       /* script arguments spliced into probe points */
+	struct functiondecl *fn;   /* the function being parsed, or NULL */
 };
 
 /* Deeper nesting of expressions and statements (parentheses, blocks,
@@ -235,6 +236,20 @@ static struct expr *arg_literal(struct parser *p, struct token *t)
 	e = mk_expr(E_NUM, t);
 	e->num = v;
 	return e;
+}
+
+static struct expr *string_literal(struct parser *p);
+
+/* name_string - the string literal (or @N script argument) naming a type,
+ * module or variable of @cast/@var; @what names it in the error. */
+static const char *name_string(struct parser *p, const char *what)
+{
+	struct token *t = peek(p);
+	if (t->type == T_ARG && t->text[0] == '@')
+		return arg_literal(p, next(p))->str;
+	if (t->type != T_STR)
+		expected(p, what);
+	return string_literal(p)->str;
 }
 
 /* A string literal, concatenating adjacent ones. */
@@ -424,14 +439,9 @@ static struct expr *parse_at_op(struct parser *p)
 		expect(p, "(");
 		e->a = parse_expr(p);
 		expect(p, ",");
-		if (peek(p)->type != T_STR)
-			expected(p, "a type name string");
-		e->name = string_literal(p)->str;
-		if (accept(p, ",")) {
-			if (peek(p)->type != T_STR)
-				expected(p, "a module name string");
-			e->module = string_literal(p)->str;
-		}
+		e->name = name_string(p, "a type name string");
+		if (accept(p, ","))
+			e->module = name_string(p, "a module name string");
 		expect(p, ")");
 		parse_target_chain(p, e);
 		return e;
@@ -440,20 +450,48 @@ static struct expr *parse_at_op(struct parser *p)
 		e = mk_expr(E_TARGET, t);
 		e->name = "@var";
 		expect(p, "(");
-		if (peek(p)->type != T_STR)
-			expected(p, "a variable name string");
-		e->str = string_literal(p)->str;
+		e->str = name_string(p, "a variable name string");
 		e->str_len = strlen(e->str);
-		if (accept(p, ",")) {
-			if (peek(p)->type != T_STR)
-				expected(p, "a module name string");
-			e->module = string_literal(p)->str;
-		}
+		if (accept(p, ","))
+			e->module = name_string(p, "a module name string");
 		expect(p, ")");
 		parse_target_chain(p, e);
 		return e;
 	}
 	fail_at(p, t, "unknown operator or macro '%s'", n);
+}
+
+/* embedded_expr - `%{ C %}` as an expression (guru mode): a long, or a
+ * string when the code has the pragma comment string in it.  Lowered
+ * into a call of a new embedded-C function returning the C expression;
+ * inside a script function that function takes the same parameters,
+ * passed through, so the code reads them as STAP_ARG_NAME. */
+static struct expr *embedded_expr(struct parser *p, struct token *t)
+{
+	static int count;
+	struct functiondecl *fn = xcalloc(1, sizeof(*fn));
+	struct expr *e = mk_expr(E_CALL, t);
+	struct source_loc *l = xmalloc(sizeof(*l));
+	const char *code = t->text;
+	int is_str = strstr(code, "/* string */") != NULL;
+	fn->loc = t->loc;
+	fn->name = xasprintf("%s%d", EMBEDDED_EXPR_PREFIX, ++count);
+	fn->ret = is_str ? TYPE_STRING : TYPE_LONG;
+	fn->embedded_c = xasprintf("STAP_RETURN((%s));", code);
+	for (int i = 0; p->fn && i < p->fn->params.n; i++) {
+		struct sym *a = p->fn->params.items[i], *c;
+		struct expr *arg = mk_expr(E_SYM, t);
+		c = xcalloc(1, sizeof(*c));
+		*c = *a;
+		vec_push(&fn->params, c);
+		arg->name = a->name;
+		vec_push(&e->args, arg);
+	}
+	vec_push(&p->f->functions, fn);
+	e->name = fn->name;
+	*l = t->loc;
+	vec_push(&p->f->embed_locs, l);
+	return e;
 }
 
 static struct expr *parse_primary(struct parser *p)
@@ -468,6 +506,8 @@ static struct expr *parse_primary(struct parser *p)
 		return string_literal(p);
 	case T_ARG:
 		return arg_literal(p, next(p));
+	case T_EMBEDDED:
+		return embedded_expr(p, next(p));
 	case T_IDENT:
 		if (t->text[0] == '@')
 			return parse_at_op(p);
@@ -1316,11 +1356,13 @@ static void parse_function(struct parser *p, struct token *kw, int is_private)
 				expected(p, "',' or ')'");
 		}
 	}
-	if (peek(p)->type == T_EMBEDDED)
+	if (peek(p)->type == T_EMBEDDED) {
 		fn->embedded_c = next(p)->text;
-	else if (is_op(p, "{"))
+	} else if (is_op(p, "{")) {
+		p->fn = fn;
 		fn->body = parse_block(p);
-	else
+		p->fn = NULL;
+	} else
 		expected(p, "'{' or '%{' (the function body)");
 	vec_push(&p->f->functions, fn);
 }
