@@ -179,6 +179,15 @@ static int step(struct walk *w, struct pos *p, struct target_component *c,
 					   "held in a register", NULL, NULL);
 				goto fail;
 			}
+		} else if ((t->kind == CT_STRUCT || t->kind == CT_UNION) &&
+			   p->kind == DL_ADDR && t->size) {
+			/* @cast(p, "T")[i]: the i-th T of an array at p
+			 * (&@cast(0, "T")[1] is sizeof(T)) */
+			s->is_index = 1;
+			s->index = c->index;
+			s->n = t->size;
+			s->type = t;
+			goto indexed;
 		} else if (!(t->kind == CT_PTR && t->target &&
 			     t->target->kind != CT_VOID)) {
 			walk_error(w, &c->loc, "cannot index '%s': not an "
@@ -189,6 +198,7 @@ static int step(struct walk *w, struct pos *p, struct target_component *c,
 		s->index = c->index;
 		s->n = t->target->size;
 		s->type = t->target;
+	indexed:
 		p->kind = DL_ADDR;
 	} else {
 		char *field = tvar_bare_name(c->name);
