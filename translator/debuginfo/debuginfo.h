@@ -161,4 +161,11 @@ struct dbg_provider *dbg_provider_for(struct session *s);
  * always describes), or NULL after a diagnostic.  (debuginfo.c) */
 struct dbg_provider *dbg_btf_for(struct session *s);
 
+/* dbg_module_names - append (malloc'd) to @out the names of the kernel
+ * modules of s->kernel_release (under --sysroot) whose name matches the
+ * shell wildcard @pattern, sorted: every *.ko of its modules tree and of
+ * its debuginfo tree, named as the kernel names them ('-' read as '_').
+ * Returns how many were added (0 when none matches). */
+int dbg_module_names(struct session *s, const char *pattern, struct vec *out);
+
 #endif

@@ -1254,6 +1254,7 @@ int elaborate(struct session *s)
 	if (diag_error_count() != errors0)
 		goto out;
 	autocast_index(s);
+	tvar_elide_unresolved(s);
 	for (i = 0; i < s->probes.n; i++)
 		tvar_check_probe(s, s->probes.items[i]);
 	for (i = 0; i < s->functions.n; i++) {
