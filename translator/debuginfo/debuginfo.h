@@ -88,6 +88,8 @@ struct dbg_query {
 	                             * ("net/ipv4/" "*.c") or NULL */
 	int line;                   /* 0: none; N: the line (statement probes,
 	                             * or the function declared at that line) */
+	int line_end;               /* statement probes: lines line..line_end
+	                             * (":N-M", ":*"); 0: line alone */
 	unsigned flags;
 #define DBG_Q_INLINE   1u           /* .inline: inline instances only */
 #define DBG_Q_CALL     2u           /* .call / .return: out-of-line only */

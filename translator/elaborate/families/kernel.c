@@ -31,9 +31,21 @@ static int split_spec(const char *spec, struct dbg_query *q,
 	q->func = xstrndup(spec, at - spec);
 	{
 		const char *colon = strrchr(at + 1, ':');
-		if (colon) {
+		if (colon && !strcmp(colon + 1, "*")) {
+			/* every line of the function(s) */
+			q->line = 1;
+			q->line_end = 1 << 30;
+			q->file = xstrndup(at + 1, colon - at - 1);
+		} else if (colon) {
 			char *end;
 			long l = strtol(colon + 1, &end, 10);
+			if (*end == '-' && l > 0) {
+				/* a range of lines N-M */
+				long e = strtol(end + 1, &end, 10);
+				q->line_end = !*end && e >= l ? (int)e : 0;
+				if (!q->line_end)
+					end = (char *)"-";
+			}
 			if (*end || l <= 0) {
 				diag_error(loc, "bad line number '%s' in \"%s\" "
 					   "(expected FUNC@FILE:LINE)", colon + 1,
