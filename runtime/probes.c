@@ -326,6 +326,8 @@ int stp_probes_register(void)
 	if (!rc)
 		rc = stp_procfs_register();     /* procfs.c */
 	if (!rc)
+		rc = stp_netfilter_register();  /* netfilter.c */
+	if (!rc)
 		rc = stp_uprobes_register();    /* uprobes.c */
 	if (!rc)
 		rc = stp_uprocess_register();   /* uprocess.c */
@@ -342,6 +344,7 @@ void stp_probes_unregister(void)
 
 	stp_uprocess_unregister();              /* uprocess.c */
 	stp_uprobes_unregister();               /* uprobes.c */
+	stp_netfilter_unregister();             /* netfilter.c */
 	stp_procfs_unregister();                /* procfs.c */
 	stp_tracepoints_unregister();           /* tracepoints.c */
 	if (stp_modnotify_on) {
