@@ -791,7 +791,7 @@ static void check_one(void *arg, struct expr *e, int *skip)
 	}
 	if (e->kind == E_CAST && !e->name)
 		tvar_resolve(k->s, k->d, e, pretty_depth(last_name(e)) ?
-			     TV_PRETTY : TV_VALUE, &path);
+			     TV_PRETTY : use, &path);   /* &a->f: TV_ADDR */
 	if (e->kind == E_CAST)
 		return;            /* the cast's operand is visited on */
 	*skip = 1;
