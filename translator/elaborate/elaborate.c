@@ -1214,6 +1214,7 @@ int elaborate(struct session *s)
 		use_global(s, s->user->globals.items[i]);
 
 	build_lib_index(s);
+	include_tapset_probes(s);
 	if (expand_user_probes(s) == -2)
 		goto out;
 	for (i = 0; i < s->probes.n; i++) {
