@@ -614,7 +614,7 @@ static void visit_one(void *arg, struct expr *e, int *skip)
 	struct visit *v = arg;
 	int c;
 	v->fn(v->arg, e, skip);
-	if (*skip || e->kind != E_TERNARY || !v->d ||
+	if (*skip || e->kind != E_TERNARY || !v->s ||
 	    !tvar_const_cond(v->s, v->d, e->a, &c))
 		return;
 	*skip = 1;
@@ -631,7 +631,7 @@ static void visit_stmt(struct visit *v, struct stmt *st)
 	int i, c;
 	if (!st)
 		return;
-	if (st->kind == S_IF && v->d && tvar_const_cond(v->s, v->d, st->e, &c)) {
+	if (st->kind == S_IF && v->s && tvar_const_cond(v->s, v->d, st->e, &c)) {
 		visit_stmt(v, c ? st->body : st->els);
 		return;
 	}
