@@ -621,12 +621,17 @@ static int gen_globals(struct session *s, struct strbuf *o)
 			strbuf_printf(o, "static DEFINE_PER_CPU(s64, g_%s_pcpu);"
 				      "  /* per-CPU updates, pcpu.c */\n",
 				      g->name);
+		/* a global named like a kernel macro (ATTR_MODE): the
+		 * macro is out of the way for the parameter's name only */
+		strbuf_printf(o, "#pragma push_macro(\"%s\")\n#undef %s\n",
+			      g->name, g->name);
 		if (g->type == TYPE_STRING)
 			strbuf_printf(o, "module_param_string(%s, g_%s, "
 				      "MAXSTRINGLEN, 0);\n", g->name, g->name);
 		else
 			strbuf_printf(o, "module_param_cb(%s, &stp_param_ops_s64, "
 				      "&g_%s, 0);\n", g->name, g->name);
+		strbuf_printf(o, "#pragma pop_macro(\"%s\")\n", g->name);
 		free(d);
 		free(n);
 	}

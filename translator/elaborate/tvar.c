@@ -483,6 +483,11 @@ int tvar_resolve_set(struct session *s, struct derived_probe *d,
 		free(what);
 		return -1;
 	}
+	if (!strcmp(what, "return") && d->is_return &&
+	    !d->fn->prov->return_type(d->fn->prov, d->fn)) {
+		free(what);     /* a void function: $$return is "" */
+		return 0;
+	}
 	if (!strcmp(what, "return")) {
 		struct tv_var *v = xcalloc(1, sizeof(*v));
 		struct expr r = *e;
