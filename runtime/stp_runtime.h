@@ -23,6 +23,8 @@
 #include <linux/spinlock.h>
 #include <linux/moduleparam.h>
 #include <linux/ctype.h>
+#include <linux/version.h>   /* LINUX_VERSION_CODE, KERNEL_VERSION() for
+                                * embedded C of guru scripts */
 #include <uapi/linux/perf_event.h>  /* PERF_TYPE_*, PERF_COUNT_* (perf probes) */
 
 #ifndef MAXSTRINGLEN
