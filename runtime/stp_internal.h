@@ -189,6 +189,14 @@ void stp_uprocess_unregister(void);
  * each path of the STP_PROBE_PROCFS probes.  Returns 0 or -errno
  * (reported; then nothing is left).  Process context; sleeps. */
 int stp_procfs_register(void);
+/* stp_netfilter_register - register a netfilter hook in the initial
+ * network namespace for each STP_PROBE_NETFILTER probe.  Returns 0 or
+ * -errno (after reporting it, nothing left registered).  Process
+ * context, may sleep. */
+int stp_netfilter_register(void);
+/* stp_netfilter_unregister - unregister them (nf_unregister_net_hook
+ * waits for running hooks).  Process context, may sleep. */
+void stp_netfilter_unregister(void);
 /* stp_procfs_unregister - remove them, waiting for reads and writes in
  * progress.  Idempotent.  Process context; sleeps. */
 void stp_procfs_unregister(void);

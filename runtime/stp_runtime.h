@@ -23,6 +23,8 @@
 #include <linux/spinlock.h>
 #include <linux/moduleparam.h>
 #include <linux/ctype.h>
+#include <linux/version.h>   /* LINUX_VERSION_CODE, KERNEL_VERSION() for
+                                * embedded C of guru scripts */
 #include <uapi/linux/perf_event.h>  /* PERF_TYPE_*, PERF_COUNT_* (perf probes) */
 
 #ifndef MAXSTRINGLEN
@@ -750,11 +752,22 @@ enum stp_probe_kind {
 	STP_PROBE_THREAD_BEGIN,    /* a new thread of a process (path: of a
 	                            * process running that file), uprocess.c */
 	STP_PROBE_THREAD_END,      /* a thread other than the leader exits */
+	STP_PROBE_NETFILTER,       /* a netfilter hook: nf_hook, nf_pf,
+	                            * nf_priority (netfilter.c) */
 };
+
+/* STP_PROBE_NETFILTER: what the hook puts in the context's tp_args (the
+ * netfilter tapset reads them): the struct sk_buff *, the const struct
+ * nf_hook_state *, and the address of the unsigned int verdict. */
+#define STP_NF_ARG_SKB 0
+#define STP_NF_ARG_STATE 1
+#define STP_NF_ARG_VERDICT 2
 
 struct stp_probe_desc {
 	enum stp_probe_kind kind;
 	const char *pp;            /* probe point text, for pp() */
+	const char *pn;            /* the alias (or point) the script named,
+	                            * for pn(); NULL: pp */
 	const char *loc;           /* script location of the probe "file:line:col" */
 	void (*handler)(struct stp_context *c);
 	u64 period_ns;             /* STP_PROBE_TIMER */
@@ -798,6 +811,7 @@ struct stp_probe_desc {
 	unsigned long ref_ctr_offset; /* STP_PROBE_UPROBE: file offset of an
 	                            * SDT semaphore the kernel raises while the
 	                            * probe is registered, 0: none */
+	int nf_hook, nf_pf, nf_priority; /* STP_PROBE_NETFILTER */
 };
 
 struct stp_module_desc {

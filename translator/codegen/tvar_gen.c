@@ -81,7 +81,10 @@ static void step(struct gen *g, struct pos *p, const struct tv_step *s,
 	char *b, *n;
 	if (s->is_index) {
 		char *idx = gen_expr(g, s->index);
-		b = p->t->kind == CT_ARRAY ? xstrdup(p->c) : value_of(p, loc);
+		/* an array, or a struct in memory (@cast(p, "T")[i]), is
+		 * indexed from its address; a pointer from its value */
+		b = p->t->kind == CT_ARRAY || p->t->kind == CT_STRUCT ||
+		    p->t->kind == CT_UNION ? xstrdup(p->c) : value_of(p, loc);
 		n = xasprintf("((unsigned long)(%s) + (unsigned long)(%s) * "
 			      "%lluUL)", b, idx, (unsigned long long)s->n);
 		free(idx);

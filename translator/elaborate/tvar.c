@@ -179,6 +179,15 @@ static int step(struct walk *w, struct pos *p, struct target_component *c,
 					   "held in a register", NULL, NULL);
 				goto fail;
 			}
+		} else if ((t->kind == CT_STRUCT || t->kind == CT_UNION) &&
+			   p->kind == DL_ADDR && t->size) {
+			/* @cast(p, "T")[i]: the i-th T of an array at p
+			 * (&@cast(0, "T")[1] is sizeof(T)) */
+			s->is_index = 1;
+			s->index = c->index;
+			s->n = t->size;
+			s->type = t;
+			goto indexed;
 		} else if (!(t->kind == CT_PTR && t->target &&
 			     t->target->kind != CT_VOID)) {
 			walk_error(w, &c->loc, "cannot index '%s': not an "
@@ -189,6 +198,7 @@ static int step(struct walk *w, struct pos *p, struct target_component *c,
 		s->index = c->index;
 		s->n = t->target->size;
 		s->type = t->target;
+	indexed:
 		p->kind = DL_ADDR;
 	} else {
 		char *field = tvar_bare_name(c->name);
@@ -548,6 +558,11 @@ int tvar_resolve_set(struct session *s, struct derived_probe *d,
 		free(what);
 		return -1;
 	}
+	if (!strcmp(what, "return") && d->is_return &&
+	    !d->fn->prov->return_type(d->fn->prov, d->fn)) {
+		free(what);     /* a void function: $$return is "" */
+		return 0;
+	}
 	if (!strcmp(what, "return")) {
 		struct tv_var *v = xcalloc(1, sizeof(*v));
 		struct expr r = *e;
@@ -680,7 +695,7 @@ static void visit_one(void *arg, struct expr *e, int *skip)
 	struct visit *v = arg;
 	int c;
 	v->fn(v->arg, e, skip);
-	if (*skip || e->kind != E_TERNARY || !v->d ||
+	if (*skip || e->kind != E_TERNARY || !v->s ||
 	    !tvar_const_cond(v->s, v->d, e->a, &c))
 		return;
 	*skip = 1;
@@ -697,7 +712,7 @@ static void visit_stmt(struct visit *v, struct stmt *st)
 	int i, c;
 	if (!st)
 		return;
-	if (st->kind == S_IF && v->d && tvar_const_cond(v->s, v->d, st->e, &c)) {
+	if (st->kind == S_IF && v->s && tvar_const_cond(v->s, v->d, st->e, &c)) {
 		visit_stmt(v, c ? st->body : st->els);
 		return;
 	}
@@ -862,7 +877,7 @@ static void check_one(void *arg, struct expr *e, int *skip)
 	}
 	if (e->kind == E_CAST && !e->name)
 		tvar_resolve(k->s, k->d, e, pretty_depth(last_name(e)) ?
-			     TV_PRETTY : TV_VALUE, &path);
+			     TV_PRETTY : use, &path);   /* &a->f: TV_ADDR */
 	if (e->kind == E_CAST)
 		return;            /* the cast's operand is visited on */
 	*skip = 1;
