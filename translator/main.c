@@ -65,6 +65,12 @@ static void usage(FILE *f)
 "                   under DIR (for -r KVER of another machine)\n"
 "  --btf            resolve kernel types and parameters from BTF only,\n"
 "                   even when DWARF debuginfo is installed\n"
+"  --privilege=stapusr|stapsys|stapdev  build for that privilege level:\n"
+"                   what the script uses above it is an error\n"
+"  --unprivileged   --privilege=stapusr\n"
+"  --sign-module[=DIR]  sign the module with the key and certificate\n"
+"                   \"stap-server\" of the NSS database DIR (default\n"
+"                   ~/.systemtap/ssl/server): MODULE.ko.sgn beside it\n"
 "  --disable-cache  neither use nor fill the module cache\n"
 "  --poison-cache   rebuild the module, replacing the cached one\n"
 "  --clean-cache    clean the cache (alone: just that, then exit)\n"
@@ -122,7 +128,8 @@ static char *path_env(const char *var, const char *dflt)
  * with staprun -R (inserted as stap_<hash prefix>_<pid>).  With -m NAME
  * the module is neither looked up nor stored: it keeps its exact name. */
 enum { OPT_DISABLE_CACHE = 0x100, OPT_POISON_CACHE, OPT_CLEAN_CACHE,
-       OPT_SYSROOT, OPT_BTF };
+       OPT_SYSROOT, OPT_BTF, OPT_PRIVILEGE, OPT_UNPRIVILEGED,
+       OPT_SIGN_MODULE };
 
 static struct {
 	int disable, poison, clean;   /* --disable/poison/clean-cache */
@@ -266,6 +273,9 @@ static int parse_options(struct session *s, int argc, char **argv)
 		{ "clean-cache", no_argument, NULL, OPT_CLEAN_CACHE },
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 		{ "btf", no_argument, NULL, OPT_BTF },
+		{ "privilege", required_argument, NULL, OPT_PRIVILEGE },
+		{ "unprivileged", no_argument, NULL, OPT_UNPRIVILEGED },
+		{ "sign-module", optional_argument, NULL, OPT_SIGN_MODULE },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -324,6 +334,18 @@ static int parse_options(struct session *s, int argc, char **argv)
 		case 'G': vec_push(&module_params, xstrdup(optarg)); break;
 		case OPT_SYSROOT: s->sysroot = optarg; break;
 		case OPT_BTF: s->btf_only = 1; break;
+		case OPT_UNPRIVILEGED: s->privilege = STP_PRIV_STAPUSR; break;
+		case OPT_PRIVILEGE:
+			s->privilege = privilege_parse(optarg);
+			if (s->privilege < 0) {
+				fprintf(stderr, "stap: --privilege takes stapusr, "
+					"stapsys or stapdev, not '%s'\n", optarg);
+				return -1;
+			}
+			break;
+		case OPT_SIGN_MODULE:
+			s->sign_db = optarg ? optarg : sign_default_db();
+			break;
 		default:
 			if (cache_option(c))
 				break;
@@ -494,6 +516,8 @@ static int run_passes(struct session *s)
 			s->module_name, now_ms() - t);
 	ko = cache_after_pass4(s, ko);
 built:
+	if (s->sign_db && sign_module(s->sign_db, ko) < 0)
+		return 1;
 	if (s->last_pass == 4 && cache_run.active) {
 		printf("%s\n", ko);
 		fflush(stdout);
@@ -502,6 +526,8 @@ built:
 	if (s->last_pass == 4) {
 		char *dst = xasprintf("%s.ko", s->module_name);
 		if (copy_file(ko, dst) < 0)
+			return 1;
+		if (s->sign_db && sign_module(s->sign_db, dst) < 0)
 			return 1;
 		printf("%s\n", dst);
 		fflush(stdout);

@@ -39,6 +39,9 @@ enum dp_kind {
 	DP_THREAD_END,   /* process[("PATH")].thread.end */
 };
 
+/* Privilege levels (stap --privilege, SystemTap's groups), lowest first. */
+enum { STP_PRIV_STAPUSR = 1, STP_PRIV_STAPSYS = 2, STP_PRIV_STAPDEV = 3 };
+
 struct dbg_function;
 struct dbg_provider;
 struct ksyms;
@@ -105,6 +108,10 @@ struct session {
 	const char *output_file;    /* -o */
 	int keep_tmpdir;            /* -k */
 	int guru;                   /* -g */
+	int privilege;              /* --privilege: STP_PRIV_*; 0: not
+	                             * given (stapdev) */
+	const char *sign_db;        /* --sign-module: the signer's NSS
+	                             * database directory, or NULL */
 	int unoptimized;            /* -u: keep unused functions, globals,
 	                             * side-effect-free statements */
 	const char *list_pattern;   /* -l / -L PATTERN: list probe points */
