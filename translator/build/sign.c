@@ -55,10 +55,24 @@ int sign_module(const char *db, const char *ko)
 	free(spec);
 	if (!m)
 		return fail("cannot open the NSS database", db);
-	cert = PK11_FindCertFromNickname(SIGNER_NICK, NULL);
+	cert = NULL;
+	{
+		CERTCertList *l = PK11_ListCertsInSlot(m);
+		CERTCertListNode *nd;
+
+		for (nd = l ? CERT_LIST_HEAD(l) : NULL;
+		     nd && !CERT_LIST_END(nd, l) && !cert; nd = CERT_LIST_NEXT(nd)) {
+			const char *nick = nd->cert->nickname;
+			const char *c = nick ? strrchr(nick, ':') : NULL;
+			if (nick && !strcmp(c ? c + 1 : nick, SIGNER_NICK))
+				cert = CERT_DupCertificate(nd->cert);
+		}
+		if (l)
+			CERT_DestroyCertList(l);
+	}
 	if (!cert)
 		return fail("no certificate " SIGNER_NICK " in", db);
-	key = PK11_FindKeyByAnyCert(cert, NULL);
+	key = PK11_FindPrivateKeyFromCert(m, cert, NULL);
 	if (!key)
 		return fail("no private key of " SIGNER_NICK " in", db);
 	f = fopen(ko, "rb");
