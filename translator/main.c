@@ -71,6 +71,10 @@ static void usage(FILE *f)
 "  --sign-module[=DIR]  sign the module with the key and certificate\n"
 "                   \"stap-server\" of the NSS database DIR (default\n"
 "                   ~/.systemtap/ssl/server): MODULE.ko.sgn beside it\n"
+"  --sign-kernel=KEY,CERT  append the kernel's own module signature\n"
+"                   (PKCS#7, SHA-256) made with the private key KEY and\n"
+"                   the X.509 certificate CERT (PEM or DER files), for\n"
+"                   kernels that enforce module signatures\n"
 "  --disable-cache  neither use nor fill the module cache\n"
 "  --poison-cache   rebuild the module, replacing the cached one\n"
 "  --clean-cache    clean the cache (alone: just that, then exit)\n"
@@ -129,7 +133,7 @@ static char *path_env(const char *var, const char *dflt)
  * the module is neither looked up nor stored: it keeps its exact name. */
 enum { OPT_DISABLE_CACHE = 0x100, OPT_POISON_CACHE, OPT_CLEAN_CACHE,
        OPT_SYSROOT, OPT_BTF, OPT_PRIVILEGE, OPT_UNPRIVILEGED,
-       OPT_SIGN_MODULE };
+       OPT_SIGN_MODULE, OPT_SIGN_KERNEL };
 
 static struct {
 	int disable, poison, clean;   /* --disable/poison/clean-cache */
@@ -276,6 +280,7 @@ static int parse_options(struct session *s, int argc, char **argv)
 		{ "privilege", required_argument, NULL, OPT_PRIVILEGE },
 		{ "unprivileged", no_argument, NULL, OPT_UNPRIVILEGED },
 		{ "sign-module", optional_argument, NULL, OPT_SIGN_MODULE },
+		{ "sign-kernel", required_argument, NULL, OPT_SIGN_KERNEL },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -345,6 +350,11 @@ static int parse_options(struct session *s, int argc, char **argv)
 			break;
 		case OPT_SIGN_MODULE:
 			s->sign_db = optarg ? optarg : sign_default_db();
+			break;
+		case OPT_SIGN_KERNEL:
+			/* signs the built file in place: not one of the cache */
+			s->sign_kernel = optarg;
+			cache_run.disable = 1;
 			break;
 		default:
 			if (cache_option(c))
@@ -516,6 +526,8 @@ static int run_passes(struct session *s)
 			s->module_name, now_ms() - t);
 	ko = cache_after_pass4(s, ko);
 built:
+	if (s->sign_kernel && sign_module_kernel(s, s->sign_kernel, ko) < 0)
+		return 1;
 	if (s->sign_db && sign_module(s->sign_db, ko) < 0)
 		return 1;
 	if (s->last_pass == 4 && cache_run.active) {

@@ -112,6 +112,7 @@ struct session {
 	                             * given (stapdev) */
 	const char *sign_db;        /* --sign-module: the signer's NSS
 	                             * database directory, or NULL */
+	const char *sign_kernel;    /* --sign-kernel=KEY,CERT, or NULL */
 	int unoptimized;            /* -u: keep unused functions, globals,
 	                             * side-effect-free statements */
 	const char *list_pattern;   /* -l / -L PATTERN: list probe points */

@@ -5,7 +5,10 @@
 # --privilege takes only SystemTap's names; a --privilege=stapusr module
 # records its level in .modinfo; stap --sign-module writes MODULE.ko.sgn,
 # a SHA-256/RSA (PKCS#1 v1.5) signature that the signer's certificate
-# verifies (checked with openssl) and that fails for one byte changed.
+# verifies (checked with openssl) and that fails for one byte changed;
+# --sign-kernel=KEY,CERT appends the kernel's own module signature: the
+# trailer names a PKCS#7 signature (id type 2) of sig_len bytes before it,
+# which openssl verifies over the module's bytes before the signature.
 set -eu
 LAB=${STAP_LAB_DIR:-/var/cache/stap-lab}
 KVER=$(cat "$LAB/kver")
@@ -49,4 +52,25 @@ cmp -s m.ko t.ko && { printf 'Y' | dd of=t.ko bs=1 seek=5000 conv=notrunc 2> /de
 "$STAP" "${K[@]}" -p4 -m d m.stp > /dev/null 2> err || { cat err; fail "stap -p4 failed"; }
 objcopy -O binary --only-section=.modinfo d.ko modinfo
 ! tr '\0' '\n' < modinfo | grep -q '^stap_privilege=' || fail "stapdev module has a stap_privilege"
+# the kernel's format
+openssl req -new -x509 -newkey rsa:2048 -keyout key.pem -out cert.pem -nodes \
+    -days 2 -subj /CN=stap-test > /dev/null 2>&1
+"$STAP" "${K[@]}" -p4 -m k --sign-kernel=key.pem,cert.pem m.stp > /dev/null 2> err ||
+    { cat err; fail "stap -p4 --sign-kernel failed"; }
+[ "$(tail -c 28 k.ko)" = "~Module signature appended~" ] || fail "no module signature magic"
+n=$(stat -c %s k.ko)
+set -- $(tail -c 40 k.ko | head -c 12 | od -An -tu1)
+[ "$1 $2 $3 $4 $5" = "0 0 2 0 0" ] || fail "module_signature: algo/hash/id_type/signer/key_id $1 $2 $3 $4 $5"
+sl=$(( ${9} * 16777216 + ${10} * 65536 + ${11} * 256 + ${12} ))
+head -c $((n - 40 - sl)) k.ko > body
+tail -c $((sl + 40)) k.ko | head -c $sl > sig.der
+openssl cms -verify -binary -inform DER -in sig.der -content body -certfile cert.pem \
+    -noverify -out /dev/null > out 2>&1 || fail "the kernel-format signature does not verify: $(cat out)"
+cp body body0
+printf 'Z' | dd of=body bs=1 seek=5000 conv=notrunc 2> /dev/null
+cmp -s body0 body && { printf 'Y' | dd of=body bs=1 seek=5000 conv=notrunc 2> /dev/null; }
+! openssl cms -verify -binary -inform DER -in sig.der -content body -certfile cert.pem \
+    -noverify -out /dev/null > out 2>&1 || fail "the kernel-format signature verifies a changed module"
+rc=0; "$STAP" "${K[@]}" -p4 -m k2 --sign-kernel=key.pem m.stp > /dev/null 2> err || rc=$?
+[ $rc = 1 ] && grep -q "^stap: --sign-kernel wants KEYFILE,CERTFILE" err || fail "--sign-kernel=key.pem: status $rc: $(cat err)"
 exit 0

@@ -25,4 +25,11 @@ const char *sign_default_db(void);
  * -1 with a message. */
 int sign_module(const char *db, const char *ko);
 
+/* sign_module_kernel - append to the module file @ko the kernel's own
+ * module signature (a detached PKCS#7 over the file, SHA-256, then the
+ * module_signature trailer and "~Module signature appended~"), made with
+ * the kernel's scripts/sign-file of s->kernel_build from @keycert,
+ * "KEYFILE,CERTFILE" (PEM or DER).  Returns 0, or -1 with a message. */
+int sign_module_kernel(struct session *s, const char *keycert, const char *ko);
+
 #endif

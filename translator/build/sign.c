@@ -14,6 +14,8 @@
 #include <secmod.h>
 
 #include <errno.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,5 +108,43 @@ int sign_module(const char *db, const char *ko)
 	SECKEY_DestroyPrivateKey(key);
 	CERT_DestroyCertificate(cert);
 	free(out);
+	return rc;
+}
+
+int sign_module_kernel(struct session *s, const char *keycert, const char *ko)
+{
+	const char *comma = strchr(keycert, ',');
+	char *key, *tool;
+	int status = -1, rc = -1;
+	pid_t pid;
+
+	if (!comma || comma == keycert || !comma[1]) {
+		fprintf(stderr, "stap: --sign-kernel wants KEYFILE,CERTFILE, "
+			"not '%s'\n", keycert);
+		return -1;
+	}
+	key = xasprintf("%.*s", (int)(comma - keycert), keycert);
+	tool = xasprintf("%s/scripts/sign-file", s->kernel_build);
+	if (access(tool, X_OK) != 0) {
+		fprintf(stderr, "stap: --sign-kernel: the kernel's %s is "
+			"missing: %s\n", tool, strerror(errno));
+		goto out;
+	}
+	pid = fork();
+	if (pid == 0) {
+		execl(tool, "sign-file", "sha256", key, comma + 1, ko,
+		      (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0 && waitpid(pid, &status, 0) == pid &&
+	    WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		rc = 0;
+	else
+		fprintf(stderr, "stap: --sign-kernel: %s sha256 %s %s %s "
+			"failed (its messages are above)\n", tool, key,
+			comma + 1, ko);
+out:
+	free(key);
+	free(tool);
 	return rc;
 }
