@@ -25,6 +25,16 @@
  *   -T MS       the longest time output waits for a record still in
  *               flight on another CPU (default 500)
  *
+ * Privilege (man/staprun.8, "WHO MAY LOAD WHAT"): installed setuid root,
+ * staprun first decides from the caller's real uid and groups
+ * (privilege.c): root and stapdev load anything; stapsys and stapusr only
+ * a module of their level or below that is signed by a trusted signer or
+ * placed by root under /lib/modules/KVER/systemtap/ (verify.c); anyone
+ * else is refused.  It then runs as the caller, taking root back only to
+ * mount debugfs and to insert and remove the module; stapio (started with
+ * root as its effective uid) likewise only to open the module's files and
+ * remove it.
+ *
  * Lifetime: stapio (PKGLIBEXECDIR "/stapio", or $STAPIO) is started
  * before the insertion and waits for a word on a pipe (-w): if staprun
  * dies before it comes, stapio removes the module.  stapio owns the
@@ -370,9 +380,11 @@ int main(int argc, char **argv)
 		args[n++] = o.timeout;
 	}
 
-	if ((o.attach || o.remove) && level < PRIV_STAPDEV) {
-		fprintf(stderr, "staprun: -A and -d need stapdev (you have %s)\n",
-			priv_name(level));
+	/* below stapdev a run ends with its module removed: no attaching,
+	 * removing others' modules, or leaving one loaded without a reader */
+	if ((o.attach || o.remove || o.load_only) && level < PRIV_STAPDEV) {
+		fprintf(stderr, "staprun: -A, -d and -L need stapdev (you have "
+			"%s)\n", priv_name(level));
 		return 1;
 	}
 	if (o.attach || o.remove) {
