@@ -181,6 +181,7 @@ int stp_probes_register(void)
 {
 	int i, rc;
 
+	stp_uvars_register();                   /* uvars.c: before probes */
 	stp_rt = kcalloc(max(stp_module.nprobes, 1), sizeof(*stp_rt),
 			 GFP_KERNEL);
 	if (!stp_rt)
@@ -235,8 +236,10 @@ void stp_probes_unregister(void)
 	stp_uprobes_unregister();               /* uprobes.c */
 	stp_procfs_unregister();                /* procfs.c */
 	stp_tracepoints_unregister();           /* tracepoints.c */
-	if (!stp_rt)
+	if (!stp_rt) {
+		stp_uvars_unregister();         /* uvars.c */
 		return;
+	}
 	/* Timers and perf events first: hrtimer_cancel waits for a running
 	 * callback, perf event removal runs on the event's CPU. */
 	for (i = 0; i < stp_module.nprobes; i++) {
@@ -294,6 +297,7 @@ void stp_probes_unregister(void)
 	stp_wait_probes_idle();
 	kfree(stp_rt);
 	stp_rt = NULL;
+	stp_uvars_unregister();                 /* uvars.c: after probes */
 }
 
 void stp_run_kind(enum stp_probe_kind kind, int want)

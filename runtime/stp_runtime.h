@@ -619,6 +619,21 @@ void stp_tv_appendf(char *dst, const char *fmt, ...)
 void stp_tv_kstr(struct stp_context *c, char *dst, unsigned long addr,
 		 long max);
 
+/* ---- user programs' target variables (uvars.c) ---- */
+/* stp_ubias - the load bias of file @path (absolute) in the current
+ * process: its mapping of file offset 0 less @vaddr0 (page-aligned
+ * p_vaddr of its first PT_LOAD); 0 and an error at @loc when it is not
+ * mapped.  Context: any; never sleeps (mmap_read_trylock). */
+unsigned long stp_ubias(struct stp_context *c, const char *path,
+			unsigned long vaddr0, const char *loc);
+/* stp_tv_ustr - stp_tv_kstr() for the current task's user memory. */
+void stp_tv_ustr(struct stp_context *c, char *dst, unsigned long addr,
+		 long max);
+/* stp_write_user - stp_write_kernel() for the current task's user
+ * memory (copy_to_user_nofault).  Context: any; never sleeps. */
+void stp_write_user(struct stp_context *c, unsigned long addr, int size,
+		    u64 v, const char *loc);
+
 /* ---- fault-tolerant memory access (memory.c) ----
  * Reads of kernel or user memory for script code.  A bad address records
  * "kernel read fault at 0xADDR" (or "user read fault ...") at @loc and
@@ -774,6 +789,12 @@ struct stp_probe_desc {
 	 * the target machine (resolved to an inode at module start; NULL for
 	 * process.begin/.end of every process) */
 	const char *path;
+	int pid;                   /* process(PID): fires only in that
+	                            * process (its tgid); 0: any.  A UPROBE
+	                            * with pid and no path: the program is
+	                            * the process's executable at module
+	                            * start and offset that of its function
+	                            * symbol (uelfk.c) */
 	unsigned long ref_ctr_offset; /* STP_PROBE_UPROBE: file offset of an
 	                            * SDT semaphore the kernel raises while the
 	                            * probe is registered, 0: none */
@@ -795,6 +816,10 @@ struct stp_module_desc {
 	 * runtime at module load (before init_globals), freed at unload. */
 	struct stp_map *const *maps;
 	int nmaps;
+	/* upaths - the user-space files (absolute paths) whose load bias
+	 * the code asks for (stp_ubias), NULL-terminated; resolved to their
+	 * inodes at module start (uvars.c). */
+	const char *const *upaths;
 };
 
 /* Defined by the generated code. */

@@ -11,6 +11,7 @@
 #include "elaborate/elaborate.h"
 #include "parse/parse.h"
 #include "session.h"
+#include "remote.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -63,6 +64,9 @@ static void usage(FILE *f)
 "  -V          print the version\n"
 "  --sysroot=DIR    look for the kernel's /boot, debuginfo and modules\n"
 "                   under DIR (for -r KVER of another machine)\n"
+"  --remote=URL     run on ssh://[USER@]HOST[:PORT] or direct: (this\n"
+"                   host); repeatable: one build per kernel release\n"
+"  --remote-prefix  prefix each output line with \"N: \" (N: the --remote)\n"
 "  --btf            resolve kernel types and parameters from BTF only,\n"
 "                   even when DWARF debuginfo is installed\n"
 "  --privilege=stapusr|stapsys|stapdev  build for that privilege level:\n"
@@ -132,8 +136,8 @@ static char *path_env(const char *var, const char *dflt)
  * with staprun -R (inserted as stap_<hash prefix>_<pid>).  With -m NAME
  * the module is neither looked up nor stored: it keeps its exact name. */
 enum { OPT_DISABLE_CACHE = 0x100, OPT_POISON_CACHE, OPT_CLEAN_CACHE,
-       OPT_SYSROOT, OPT_BTF, OPT_PRIVILEGE, OPT_UNPRIVILEGED,
-       OPT_SIGN_MODULE, OPT_SIGN_KERNEL };
+       OPT_SYSROOT, OPT_BTF, OPT_REMOTE, OPT_REMOTE_PREFIX, OPT_PRIVILEGE,
+       OPT_UNPRIVILEGED, OPT_SIGN_MODULE, OPT_SIGN_KERNEL };
 
 static struct {
 	int disable, poison, clean;   /* --disable/poison/clean-cache */
@@ -277,6 +281,8 @@ static int parse_options(struct session *s, int argc, char **argv)
 		{ "clean-cache", no_argument, NULL, OPT_CLEAN_CACHE },
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 		{ "btf", no_argument, NULL, OPT_BTF },
+		{ "remote", required_argument, NULL, OPT_REMOTE },
+		{ "remote-prefix", no_argument, NULL, OPT_REMOTE_PREFIX },
 		{ "privilege", required_argument, NULL, OPT_PRIVILEGE },
 		{ "unprivileged", no_argument, NULL, OPT_UNPRIVILEGED },
 		{ "sign-module", optional_argument, NULL, OPT_SIGN_MODULE },
@@ -339,6 +345,11 @@ static int parse_options(struct session *s, int argc, char **argv)
 		case 'G': vec_push(&module_params, xstrdup(optarg)); break;
 		case OPT_SYSROOT: s->sysroot = optarg; break;
 		case OPT_BTF: s->btf_only = 1; break;
+		case OPT_REMOTE:
+			if (remote_add(optarg) < 0)
+				return -1;
+			break;
+		case OPT_REMOTE_PREFIX: remote_set_prefix(); break;
 		case OPT_UNPRIVILEGED: s->privilege = STP_PRIV_STAPUSR; break;
 		case OPT_PRIVILEGE:
 			s->privilege = privilege_parse(optarg);
@@ -565,6 +576,8 @@ int main(int argc, char **argv)
 	int rc;
 	if (parse_options(&s, argc, argv) < 0)
 		return 1;
+	if (remote_active() && !s.list_pattern)
+		return remote_main(&s, argc, argv);   /* remote.c */
 	setup_paths(&s);
 	if (s.last_pass >= 3) {
 		const char *td = getenv("TMPDIR");

@@ -81,6 +81,8 @@ struct derived_probe {
 	int64_t procfs_umask;       /* -1: none given */
 	int64_t ref_ctr;            /* DP_UPROBE of an SDT marker: file offset
 	                             * of its semaphore, 0: none */
+	int64_t pid;                /* DP_UPROBE, DP_PROC_*: process(PID):
+	                             * fires only in that process; 0: any */
 	char *path;                 /* DP_UPROBE, DP_PROC_*: the program's
 	                             * absolute path in the target (NULL:
 	                             * every process) */

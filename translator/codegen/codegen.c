@@ -807,6 +807,8 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 				      (unsigned long long)d->offset,
 				      d->is_return,
 				      (unsigned long long)d->ref_ctr);
+		if (d->pid)     /* process(PID) */
+			strbuf_printf(o, ", .pid = %lld", (long long)d->pid);
 		if (d->kind == DP_UPROBE && d->symbol) {  /* for probefunc() */
 			char *sym = c_quote(d->symbol, strlen(d->symbol));
 			strbuf_printf(o, ", .symbol = %s", sym);
@@ -924,13 +926,15 @@ int codegen(struct session *s, struct strbuf *o)
 	}
 	if (gen_kaddr(s, o) < 0)
 		rc = -1;
+	gen_upaths(o);
 	dump = gen_dump_probe(s, o);
 	gen_probe_table(s, o, dump);
 	strbuf_printf(o, "const struct stp_module_desc stp_module = {\n"
 		      "\t.script_name = %s,\n\t.probes = stp_probes,\n"
 		      "\t.nprobes = %d,\n\t.init_globals = stp_init_globals,\n"
 		      "\t.locks = stp_global_locks,\n\t.nlocks = %d,\n"
-		      "\t.maps = stp_maps,\n\t.nmaps = STP_NMAPS,\n};\n",
+		      "\t.maps = stp_maps,\n\t.nmaps = STP_NMAPS,\n"
+		      "\t.upaths = stp_upaths,\n};\n",
 		      q, s->derived.n + dump, s->globals.n);
 	free(q);
 	return rc;

@@ -102,4 +102,10 @@ char *tvar_gen(struct gen *g, struct expr *e);
  * @value into target variable @e (a register or memory). */
 void tvar_gen_store(struct gen *g, struct expr *e, const char *value);
 
+/* gen_upaths - append to @o the NULL-terminated table stp_upaths of
+ * the user-space files the code so far in @o asks the load bias of
+ * (stp_ubias), for runtime/uvars.c to resolve at module start.
+ * (upaths.c) */
+void gen_upaths(struct strbuf *o);
+
 #endif

@@ -25,6 +25,11 @@
  *    SIZE, LOC)` (fault-tolerant), `c->tp_args[i]` (tracepoint arguments)
  *    and `stp_kaddr(LINKADDR)` (a link-time kernel address relocated by
  *    the running kernel's KASLR offset);
+ *  - for user-space programs (udwarf.h): `stp_read_user(c, ADDR, SIZE,
+ *    LOC)` and `stp_ubias(c, "PATH", VADDR0, LOC)` (the load bias of the
+ *    target machine's file PATH in the current process: PATH's mapping
+ *    of file offset 0 less VADDR0, its first PT_LOAD's page-aligned
+ *    p_vaddr) added to a link-time address;
  *  - GNU statement expressions ({ ... }) are allowed for multi-step
  *    DWARF expressions.
  * LOC is the C string literal of the script location, passed in by the
