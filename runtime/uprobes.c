@@ -82,7 +82,7 @@ static int stp_up_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
 	unsigned long flags;
 	int i;
 
-	if (!stp_up_mine(r))
+	if (!stp_up_mine(r) || !stp_uid_ok())
 		return 0;
 
 	spin_lock_irqsave(&r->lock, flags);
@@ -116,6 +116,24 @@ static int stp_up_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
 static struct stp_up_rt *stp_ups;
 static int stp_nups;
 
+/* _stp_uid - set by staprun for a module built --privilege=stapusr (its
+ * modinfo stap_privilege): the uid of the user who started it, whose
+ * processes alone its process probes fire for; -1 (the default): every
+ * process.  Read in probe context. */
+int _stp_uid = -1;
+module_param(_stp_uid, int, 0444);
+
+/* stp_uid_ok - may a process probe fire for current?  Its real and
+ * effective uid must both be _stp_uid (a setuid program the user runs
+ * is not the user's).  Any context; does not sleep. */
+int stp_uid_ok(void)
+{
+	if (_stp_uid < 0)
+		return 1;
+	return from_kuid(&init_user_ns, current_uid()) == (uid_t)_stp_uid &&
+	       from_kuid(&init_user_ns, current_euid()) == (uid_t)_stp_uid;
+}
+
 /* stp_up_filter - process(PID): plant the breakpoint only in that
  * process's memory (other processes running the program never trap).
  * Called by the kernel with the uprobe's consumer lock; no sleep. */
@@ -133,7 +151,8 @@ static int stp_up_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 
 	if (!stp_up_mine(r))    /* not process(PID)'s: drop it there */
 		return r->mm ? UPROBE_HANDLER_REMOVE : 0;
-	stp_run_probe(r->p, regs, STP_STATE_RUNNING);
+	if (stp_uid_ok())
+		stp_run_probe(r->p, regs, STP_STATE_RUNNING);
 	return 0;       /* keep the breakpoint in this mm */
 }
 
@@ -145,7 +164,7 @@ static int stp_up_ret_handler(struct uprobe_consumer *uc, unsigned long func,
 	unsigned long flags;
 	int i;
 
-	if (!stp_up_mine(r))
+	if (!stp_up_mine(r) || !stp_uid_ok())
 		return 0;
 	if (!r->slots) {
 		stp_run_probe(r->p, regs, STP_STATE_RUNNING);

@@ -93,6 +93,8 @@ static void stp_proc_run(enum stp_probe_kind kind, struct inode *inode)
 {
 	int i;
 
+	if (!stp_uid_ok())
+		return;
 	for (i = 0; i < stp_nprocs; i++)
 		if (stp_procs[i].p->kind == kind && stp_procs[i].inode == inode &&
 		    (!stp_procs[i].p->pid ||

@@ -34,35 +34,54 @@ char *mod_name_of(const char *path)
 	return name;
 }
 
-void *mod_read(const char *path, size_t *len)
+void *mod_read_fd(int fd, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	char *img;
 	size_t got = 0;
 
-	if (fd < 0)
+	if (fstat(fd, &st) != 0)
 		return NULL;
-	if (fstat(fd, &st) != 0 || !(img = malloc(st.st_size ? st.st_size : 1))) {
-		close(fd);
+	if (!S_ISREG(st.st_mode)) {
+		errno = EINVAL;
 		return NULL;
 	}
+	if (!(img = malloc(st.st_size ? st.st_size : 1)))
+		return NULL;
 	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, img + got, st.st_size - got);
+		ssize_t n = pread(fd, img + got, st.st_size - got, got);
 
 		if (n <= 0) {
 			int e = n ? errno : EIO;
 
 			free(img);
-			close(fd);
 			errno = e;
 			return NULL;
 		}
 		got += n;
 	}
-	close(fd);
 	*len = got;
 	return img;
+}
+
+void *mod_read(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	void *img;
+	int e;
+
+	if (fd < 0)
+		return NULL;
+	img = mod_read_fd(fd, len);
+	e = errno;
+	close(fd);
+	errno = e;
+	return img;
+}
+
+int mod_insert_fd(int fd, const char *params)
+{
+	return syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
 }
 
 /* find_section - the header of section @want in @img, or NULL. */
@@ -92,8 +111,14 @@ static const Elf64_Shdr *find_section(const void *img, size_t len,
 
 char *mod_name_of_image(const void *img, size_t len)
 {
+	return mod_modinfo(img, len, "name");
+}
+
+char *mod_modinfo(const void *img, size_t len, const char *key)
+{
 	const Elf64_Shdr *sh = find_section(img, len, ".modinfo");
 	const char *p, *end;
+	size_t k = strlen(key);
 
 	if (!sh)
 		return NULL;
@@ -102,8 +127,8 @@ char *mod_name_of_image(const void *img, size_t len)
 	while (p < end) {
 		size_t n = strnlen(p, end - p);
 
-		if (n > 5 && n < end - p && !strncmp(p, "name=", 5))
-			return strdup(p + 5);
+		if (n > k && n < end - p && !strncmp(p, key, k) && p[k] == '=')
+			return strdup(p + k + 1);
 		p += n + 1;
 	}
 	return NULL;

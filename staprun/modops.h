@@ -17,6 +17,17 @@ char *mod_name_of(const char *path);
  * NULL when there is none. */
 char *mod_name_of_image(const void *img, size_t len);
 
+/* mod_modinfo - the value of "@key=" in the .modinfo section of the ELF64
+ * image @img (@len bytes), malloc'd; NULL when there is none. */
+char *mod_modinfo(const void *img, size_t len, const char *key);
+
+/* mod_read_fd - like mod_read, from the open descriptor @fd. */
+void *mod_read_fd(int fd, size_t *len);
+
+/* mod_insert_fd - insert the module open at @fd (finit_module) with
+ * @params.  Returns 0 or -errno. */
+int mod_insert_fd(int fd, const char *params);
+
 /* mod_read - read the whole file @path into a malloc'd buffer, its size in
  * *@len.  Returns NULL and sets errno on failure. */
 void *mod_read(const char *path, size_t *len);

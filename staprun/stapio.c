@@ -40,6 +40,7 @@
 #include <sys/wait.h>
 #include "../runtime/stp_transport_msgs.h"
 #include "modops.h"
+#include "privilege.h"
 
 #define DEBUGFS "/sys/kernel/debug"
 static long gap_wait_ms = 500;   /* how long a hole in seq may delay output (-T) */
@@ -94,7 +95,9 @@ static void open_input(void)
 
 	snprintf(path, sizeof(path), "/proc/" STP_DEBUGFS_DIR "/%s/__stdin",
 		 modname);
+	priv_raise();
 	input_fd = open(path, O_WRONLY | O_CLOEXEC);
+	priv_drop();
 	if (input_fd < 0 && errno != ENOENT && verbose)
 		fprintf(stderr, "stapio: cannot open %s: %s\n", path,
 			strerror(errno));
@@ -315,6 +318,7 @@ static void run_system(const char *p, size_t len)
 			dup2(fd, 0);
 			close(fd);
 		}
+		priv_drop_all();
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		fprintf(stderr, "WARNING: system(): cannot run /bin/sh: %s\n", strerror(errno));
 		_exit(127);
@@ -580,7 +584,9 @@ static void cleanup(void)
 	for (i = 0; i < nstreams; i++)
 		close(streams[i].fd);
 	nstreams = 0;
+	priv_raise();
 	rc = mod_remove(modname, 5000);
+	priv_drop();
 	if (rc && rc != -ENOENT && rc != -EPERM)
 		fprintf(stderr, "stapio: removing module %s failed: %s\n",
 			modname, strerror(-rc));
@@ -622,6 +628,7 @@ static void start_target(const char *cmd)
 		/* run only when released: EOF means stapio gave up */
 		if (read(p[0], &c, 1) != 1)
 			_exit(127);
+		priv_drop_all();
 		execvp(we.we_wordv[0], we.we_wordv);
 		fprintf(stderr, "stapio: cannot run %s: %s\n", we.we_wordv[0],
 			strerror(errno));
@@ -673,8 +680,11 @@ static void wait_for_insertion(int fd)
 	if (n == 1)
 		exit(0);
 	if (mod_is_loaded(modname)) {
-		int rc = mod_remove(modname, 5000);
+		int rc;
 
+		priv_raise();
+		rc = mod_remove(modname, 5000);
+		priv_drop();
 		fprintf(stderr, "stapio: staprun died after inserting %s; %s\n",
 			modname, rc ? "removing it failed" : "removed it");
 	}
@@ -699,6 +709,10 @@ int main(int argc, char **argv)
 	int go_fd = -1;
 	size_t i;
 
+	/* started by a setuid staprun: the caller's uid except to open
+	 * the module's files and to remove it */
+	if (priv_drop() != 0)
+		die("cannot drop root: %s", strerror(errno));
 	while ((opt = getopt(argc, argv, "+vo:S:bT:c:x:LAEw:")) != -1) {
 		switch (opt) {
 		case 'v': verbose++; break;
@@ -748,14 +762,20 @@ int main(int argc, char **argv)
 
 	snprintf(dir, sizeof(dir), DEBUGFS "/" STP_DEBUGFS_DIR "/%s", modname);
 	snprintf(path, sizeof(path), "%s/" STP_CMD_FILE, dir);
+	/* root (when staprun is setuid) only to open the module's files */
+	priv_raise();
 	cmd_fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	i = errno;
+	if (cmd_fd >= 0)
+		open_streams(dir);
+	priv_drop();
+	errno = i;
 	if (cmd_fd < 0) {
 		if (errno == EBUSY)
 			die("module %s is in use by another stapio", modname);
 		die("cannot open %s: %s", path, strerror(errno));
 	}
 	owned = 1;
-	open_streams(dir);
 	if (verbose)
 		fprintf(stderr, "stapio: %s: %zu relay files; %s\n", modname,
 			nstreams, attach ? "attached" : "starting");

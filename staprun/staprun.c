@@ -25,6 +25,16 @@
  *   -T MS       the longest time output waits for a record still in
  *               flight on another CPU (default 500)
  *
+ * Privilege (man/staprun.8, "WHO MAY LOAD WHAT"): installed setuid root,
+ * staprun first decides from the caller's real uid and groups
+ * (privilege.c): root and stapdev load anything; stapsys and stapusr only
+ * a module of their level or below that is signed by a trusted signer or
+ * placed by root under /lib/modules/KVER/systemtap/ (verify.c); anyone
+ * else is refused.  It then runs as the caller, taking root back only to
+ * mount debugfs and to insert and remove the module; stapio (started with
+ * root as its effective uid) likewise only to open the module's files and
+ * remove it.
+ *
  * Lifetime: stapio (PKGLIBEXECDIR "/stapio", or $STAPIO) is started
  * before the insertion and waits for a word on a pipe (-w): if staprun
  * dies before it comes, stapio removes the module.  stapio owns the
@@ -39,6 +49,8 @@
 #define _GNU_SOURCE
 #endif
 #include "modops.h"
+#include "privilege.h"
+#include "verify.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -117,8 +129,8 @@ static int add_param(char **p, const char *kv)
 /* insert - insert @img (@len bytes, read from @kopath) under @name,
  * patching the name first when it differs from the module's own name
  * @own.  Returns 0 or 1 (message printed). */
-static int insert(const char *kopath, void *img, size_t len, const char *own,
-		  const char *name, const char *params)
+static int insert(const char *kopath, int fd, void *img, size_t len,
+		  const char *own, const char *name, const char *params)
 {
 	int rc;
 
@@ -133,7 +145,15 @@ static int insert(const char *kopath, void *img, size_t len, const char *own,
 			return 1;
 		}
 	}
-	rc = mod_insert_image(img, len, params);
+	/* the bytes checked are the bytes inserted: from the descriptor
+	 * opened once (finit_module) when nothing was checked or patched,
+	 * else from the image read through it */
+	priv_raise();
+	if (fd >= 0 && !strcmp(name, own))
+		rc = mod_insert_fd(fd, params);
+	else
+		rc = mod_insert_image(img, len, params);
+	priv_drop();
 	if (rc) {
 		fprintf(stderr, "staprun: inserting module %s failed: %s\n", name,
 			strerror(-rc));
@@ -153,7 +173,7 @@ static int start_stapio(const char **args)
 	const char *stapio = getenv("STAPIO");
 	pid_t ppid = getpid();
 
-	if (!stapio || !*stapio)
+	if (!stapio || !*stapio || getuid() != 0)
 		stapio = PKGLIBEXECDIR "/stapio";
 	child = fork();
 	if (child < 0) {
@@ -166,6 +186,9 @@ static int start_stapio(const char **args)
 		if (getppid() != ppid)
 			raise(SIGTERM);
 		args[0] = "stapio";
+		/* stapio starts as root (effective) with the caller's real
+		 * uid, and drops to it at once (stapio.c) */
+		priv_raise();
 		execv(stapio, (char **)args);
 		fprintf(stderr, "staprun: running %s failed: %s\n", stapio,
 			strerror(errno));
@@ -265,7 +288,25 @@ int main(int argc, char **argv)
 	int go[2], bg_fd = -1;
 	char gofd[16];
 	struct sigaction sa;
-	int opt, i, n = 1, ret;
+	int opt, i, n = 1, ret, level, mlevel, fd = -1, checked = 0;
+	char *mpriv;
+
+	/* who may load what: decided first, from the real uid and groups */
+	level = priv_caller_level();
+	if (level == PRIV_NONE) {
+		fprintf(stderr, "staprun: uid %d is neither root nor in the group "
+			"stapusr, stapsys or stapdev: it may not load systemtap "
+			"modules\n", (int)getuid());
+		return 1;
+	}
+	if (priv_setuid()) {
+		priv_sanitize_env();
+		if (priv_drop() != 0) {
+			fprintf(stderr, "staprun: cannot drop root: %s\n",
+				strerror(errno));
+			return 1;
+		}
+	}
 
 	while ((opt = getopt(argc, argv, "+vo:S:bs:c:x:RDLFT:Adu")) != -1) {
 		switch (opt) {
@@ -317,7 +358,9 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	priv_raise();
 	ensure_debugfs();
+	priv_drop();
 
 	/* stapio's options */
 	if (verbose)
@@ -337,6 +380,13 @@ int main(int argc, char **argv)
 		args[n++] = o.timeout;
 	}
 
+	/* below stapdev a run ends with its module removed: no attaching,
+	 * removing others' modules, or leaving one loaded without a reader */
+	if ((o.attach || o.remove || o.load_only) && level < PRIV_STAPDEV) {
+		fprintf(stderr, "staprun: -A, -d and -L need stapdev (you have "
+			"%s)\n", priv_name(level));
+		return 1;
+	}
 	if (o.attach || o.remove) {
 		/* an existing module: stapio attaches, ends it (-d: at once)
 		 * and removes it */
@@ -348,11 +398,39 @@ int main(int argc, char **argv)
 		return run_stapio(args);
 	}
 
-	img = mod_read(argv[optind], &len);
+	/* opened once, as the caller; read, checked and inserted through
+	 * this descriptor */
+	fd = open(argv[optind], O_RDONLY | O_CLOEXEC);
+	img = fd < 0 ? NULL : mod_read_fd(fd, &len);
 	if (!img) {
 		fprintf(stderr, "staprun: cannot read %s: %s\n", argv[optind],
 			strerror(errno));
 		return 1;
+	}
+	mpriv = mod_modinfo(img, len, "stap_privilege");
+	mlevel = priv_module_level(mpriv);
+	if (mlevel > level) {
+		fprintf(stderr, "staprun: %s was built for privilege %s; you "
+			"have %s (build it with stap --privilege=%s)\n",
+			argv[optind], priv_name(mlevel), priv_name(level),
+			priv_name(level));
+		return 1;
+	}
+	if (level < PRIV_STAPDEV && !verify_blessed(fd)) {
+		char *sgn;
+		const char *why = NULL;
+
+		if (asprintf(&sgn, "%s.sgn", argv[optind]) < 0)
+			return 1;
+		if (verify_signature(img, len, sgn, &why) != 0) {
+			fprintf(stderr, "staprun: as %s you may load only a module "
+				"signed by a trusted signer or placed by root in "
+				"/lib/modules/KVER/systemtap/; %s is not: %s\n",
+				priv_name(level), argv[optind], why);
+			return 1;
+		}
+		free(sgn);
+		checked = 1;
 	}
 	/* the name the module was built with (not the file's name) */
 	fname = mod_name_of_image(img, len);
@@ -377,7 +455,19 @@ int main(int argc, char **argv)
 				"(want name=value)\n", argv[i]);
 			return 1;
 		}
+		/* the runtime's own parameters are staprun's to set */
+		if (level < PRIV_STAPDEV && !strncmp(argv[i], "_stp_", 5)) {
+			fprintf(stderr, "staprun: parameter '%s' is reserved\n",
+				argv[i]);
+			return 1;
+		}
 		add_param(&params, argv[i]);
+	}
+	/* a stapusr module's process probes fire only for the processes
+	 * of the user who started it (runtime/uprobes.c) */
+	if (mlevel == PRIV_STAPUSR) {
+		snprintf(buf, sizeof(buf), "_stp_uid=%d", (int)getuid());
+		add_param(&params, buf);
 	}
 	if (o.bufsize_mb) {
 		snprintf(buf, sizeof(buf), "stp_bufsize=%ld", o.bufsize_mb << 20);
@@ -415,7 +505,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	close(go[0]);
-	if (insert(argv[optind], img, len, fname, name, params ? params : "")) {
+	if (insert(argv[optind], checked ? -1 : fd, img, len, fname, name,
+		   params ? params : "")) {
 		if (write(go[1], "x", 1) != 1)
 			perror("staprun");
 		close(go[1]);
@@ -424,6 +515,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	free(img);
+	close(fd);
 	/* test hook (lab test lifetime): die in the window between the
 	 * insertion and the word to stapio */
 	if (getenv("STAPRUN_TEST_KILL_AFTER_INSERT"))
@@ -446,7 +538,9 @@ int main(int argc, char **argv)
 
 		if (verbose)
 			fprintf(stderr, "staprun: removing %s\n", name);
+		priv_raise();
 		rc = mod_remove(name, 5000);
+		priv_drop();
 		if (rc && rc != -ENOENT) {
 			fprintf(stderr, "staprun: removing module %s failed: %s\n",
 				name, strerror(-rc));

@@ -75,6 +75,16 @@ static void usage(FILE *f)
 "  --remote-prefix  prefix each output line with \"N: \" (N: the --remote)\n"
 "  --btf            resolve kernel types and parameters from BTF only,\n"
 "                   even when DWARF debuginfo is installed\n"
+"  --privilege=stapusr|stapsys|stapdev  build for that privilege level:\n"
+"                   what the script uses above it is an error\n"
+"  --unprivileged   --privilege=stapusr\n"
+"  --sign-module[=DIR]  sign the module with the key and certificate\n"
+"                   \"stap-server\" of the NSS database DIR (default\n"
+"                   ~/.systemtap/ssl/server): MODULE.ko.sgn beside it\n"
+"  --sign-kernel=KEY,CERT  append the kernel's own module signature\n"
+"                   (PKCS#7, SHA-256) made with the private key KEY and\n"
+"                   the X.509 certificate CERT (PEM or DER files), for\n"
+"                   kernels that enforce module signatures\n"
 "  --disable-cache  neither use nor fill the module cache\n"
 "  --poison-cache   rebuild the module, replacing the cached one\n"
 "  --clean-cache    clean the cache (alone: just that, then exit)\n"
@@ -133,7 +143,8 @@ static char *path_env(const char *var, const char *dflt)
  * the module is neither looked up nor stored: it keeps its exact name. */
 enum { OPT_DISABLE_CACHE = 0x100, OPT_POISON_CACHE, OPT_CLEAN_CACHE,
        OPT_SYSROOT, OPT_BTF, OPT_REMOTE, OPT_REMOTE_PREFIX,
-       OPT_SYMBOLS_ALL, OPT_SKIP_BADVARS };
+       OPT_SYMBOLS_ALL, OPT_SKIP_BADVARS, OPT_PRIVILEGE,
+       OPT_UNPRIVILEGED, OPT_SIGN_MODULE, OPT_SIGN_KERNEL };
 
 static struct {
 	int disable, poison, clean;   /* --disable/poison/clean-cache */
@@ -282,6 +293,10 @@ static int parse_options(struct session *s, int argc, char **argv)
 		{ "all-modules", no_argument, NULL, OPT_SYMBOLS_ALL },
 		{ "ldd", no_argument, NULL, OPT_SYMBOLS_ALL },
 		{ "skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS },
+		{ "privilege", required_argument, NULL, OPT_PRIVILEGE },
+		{ "unprivileged", no_argument, NULL, OPT_UNPRIVILEGED },
+		{ "sign-module", optional_argument, NULL, OPT_SIGN_MODULE },
+		{ "sign-kernel", required_argument, NULL, OPT_SIGN_KERNEL },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -353,6 +368,23 @@ static int parse_options(struct session *s, int argc, char **argv)
 			 * at run time: nothing to add to the module */
 			break;
 		case OPT_SKIP_BADVARS: s->skip_badvars = 1; break;
+		case OPT_UNPRIVILEGED: s->privilege = STP_PRIV_STAPUSR; break;
+		case OPT_PRIVILEGE:
+			s->privilege = privilege_parse(optarg);
+			if (s->privilege < 0) {
+				fprintf(stderr, "stap: --privilege takes stapusr, "
+					"stapsys or stapdev, not '%s'\n", optarg);
+				return -1;
+			}
+			break;
+		case OPT_SIGN_MODULE:
+			s->sign_db = optarg ? optarg : sign_default_db();
+			break;
+		case OPT_SIGN_KERNEL:
+			/* signs the built file in place: not one of the cache */
+			s->sign_kernel = optarg;
+			cache_run.disable = 1;
+			break;
 		default:
 			if (cache_option(c))
 				break;
@@ -524,6 +556,10 @@ static int run_passes(struct session *s)
 			s->module_name, now_ms() - t);
 	ko = cache_after_pass4(s, ko);
 built:
+	if (s->sign_kernel && sign_module_kernel(s, s->sign_kernel, ko) < 0)
+		return 1;
+	if (s->sign_db && sign_module(s->sign_db, ko) < 0)
+		return 1;
 	if (s->last_pass == 4 && cache_run.active) {
 		printf("%s\n", ko);
 		fflush(stdout);
@@ -532,6 +568,8 @@ built:
 	if (s->last_pass == 4) {
 		char *dst = xasprintf("%s.ko", s->module_name);
 		if (copy_file(ko, dst) < 0)
+			return 1;
+		if (s->sign_db && sign_module(s->sign_db, dst) < 0)
 			return 1;
 		printf("%s\n", dst);
 		fflush(stdout);

@@ -41,6 +41,9 @@ enum dp_kind {
 	                  * nf_priority */
 };
 
+/* Privilege levels (stap --privilege, SystemTap's groups), lowest first. */
+enum { STP_PRIV_STAPUSR = 1, STP_PRIV_STAPSYS = 2, STP_PRIV_STAPDEV = 3 };
+
 struct dbg_function;
 struct dbg_provider;
 struct ksyms;
@@ -112,6 +115,11 @@ struct session {
 	const char *output_file;    /* -o */
 	int keep_tmpdir;            /* -k */
 	int guru;                   /* -g */
+	int privilege;              /* --privilege: STP_PRIV_*; 0: not
+	                             * given (stapdev) */
+	const char *sign_db;        /* --sign-module: the signer's NSS
+	                             * database directory, or NULL */
+	const char *sign_kernel;    /* --sign-kernel=KEY,CERT, or NULL */
 	int unoptimized;            /* -u: keep unused functions, globals,
 	                             * side-effect-free statements */
 	const char *list_pattern;   /* -l / -L PATTERN: list probe points */

@@ -177,6 +177,8 @@ int cache_key(struct session *s, char hex[65])
 	hash_add_str(h, "options");
 	hash_add_str(h, s->guru ? "-g" : "");
 	hash_add_str(h, s->btf_only ? "--btf" : "");
+	hash_add_str(h, s->privilege == STP_PRIV_STAPUSR ? "stapusr" :
+		     s->privilege == STP_PRIV_STAPSYS ? "stapsys" : "");
 	for (i = 0; i < s->defines.n; i++)
 		hash_add_str(h, s->defines.items[i]);
 	hash_finish(h, hex);

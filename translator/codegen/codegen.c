@@ -893,6 +893,12 @@ int codegen(struct session *s, struct strbuf *o)
 		      "#include \"stp_runtime.h\"\n\n"
 		      "static unsigned long stp_kaddr(unsigned long link);\n\n",
 		      s->script_file);
+	/* the level staprun checks the caller against (staprun/privilege.c) */
+	if (s->privilege == STP_PRIV_STAPUSR || s->privilege == STP_PRIV_STAPSYS)
+		strbuf_printf(o, "static const char stp_modinfo_privilege[]\n"
+			      "__attribute__((section(\".modinfo\"), used, "
+			      "aligned(1))) = \"stap_privilege=%s\";\n\n",
+			      s->privilege == STP_PRIV_STAPUSR ? "stapusr" : "stapsys");
 	for (i = 0; i < s->user->embeds.n; i++)
 		strbuf_printf(o, "%s\n", (const char *)s->user->embeds.items[i]);
 	for (i = 0; i < s->library.n; i++) {

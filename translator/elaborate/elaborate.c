@@ -1242,6 +1242,7 @@ int elaborate(struct session *s)
 		vec_push(&s->functions, sc.worklist.items[i]);
 	free(sc.worklist.items);
 	deleted_written(s);
+	privilege_check(s);
 
 	if (s->derived.n == 0 && diag_error_count() == errors0)
 		diag_error(NULL, "the script has no probes");

@@ -23,6 +23,23 @@
  * Returns 0 on success; otherwise diagnostics were printed. */
 int elaborate(struct session *s);
 
+/* ---- --privilege (privilege.c) ---- */
+
+/* privilege_check - at s->privilege stapusr or stapsys, report every
+ * construct of the resolved program that needs a higher level (probe
+ * points, kernel target variables, embedded C, guru mode, tapset
+ * functions not marked unprivileged), positioned, naming the level
+ * needed.  Returns 0, or -1 after errors.  Called by elaborate() once
+ * every probe is derived and every call bound. */
+int privilege_check(struct session *s);
+
+/* privilege_name - "stapusr", "stapsys" or "stapdev" for a STP_PRIV_*
+ * level (0 gives "stapdev"). */
+const char *privilege_name(int level);
+
+/* privilege_parse - the STP_PRIV_* level named @name, or -1. */
+int privilege_parse(const char *name);
+
 /* pprint_resolved - the -p2 listing: globals, functions and probes of the
  * resolved program, with their types. */
 void pprint_resolved(struct strbuf *out, const struct session *s);
