@@ -795,7 +795,12 @@ struct stp_module_desc {
 	 * runtime at module load (before init_globals), freed at unload. */
 	struct stp_map *const *maps;
 	int nmaps;
+	/* usyms - user-space symbol and unwind tables (stp_ustack.h), or
+	 * NULL when the script needs none */
+	const struct stp_usyms_desc *usyms;
 };
+
+#include "stp_ustack.h"   /* user-space stacks and symbols */
 
 /* Defined by the generated code. */
 extern const struct stp_module_desc stp_module;

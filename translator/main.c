@@ -60,11 +60,17 @@ static void usage(FILE *f)
 "  -x PID      target() is PID (passed to staprun)\n"
 "  -s NUM      output buffer size in MB (passed to staprun)\n"
 "  -b          bulk (per-CPU) output (passed to staprun)\n"
+"  -d PATH     put the symbols and unwind data of the program or library\n"
+"              PATH into the module (repeatable; a kernel module name is\n"
+"              accepted: kernel symbols come from kallsyms)\n"
 "  -V          print the version\n"
 "  --sysroot=DIR    look for the kernel's /boot, debuginfo and modules\n"
 "                   under DIR (for -r KVER of another machine)\n"
 "  --btf            resolve kernel types and parameters from BTF only,\n"
 "                   even when DWARF debuginfo is installed\n"
+"  --ldd           with -d and the probed programs, also their shared\n"
+"                   libraries (DT_NEEDED)\n"
+"  --all-modules    symbols of all kernel modules (always: kallsyms)\n"
 "  --disable-cache  neither use nor fill the module cache\n"
 "  --poison-cache   rebuild the module, replacing the cached one\n"
 "  --clean-cache    clean the cache (alone: just that, then exit)\n"
@@ -122,7 +128,7 @@ static char *path_env(const char *var, const char *dflt)
  * with staprun -R (inserted as stap_<hash prefix>_<pid>).  With -m NAME
  * the module is neither looked up nor stored: it keeps its exact name. */
 enum { OPT_DISABLE_CACHE = 0x100, OPT_POISON_CACHE, OPT_CLEAN_CACHE,
-       OPT_SYSROOT, OPT_BTF };
+       OPT_SYSROOT, OPT_BTF, OPT_LDD, OPT_ALL_MODULES };
 
 static struct {
 	int disable, poison, clean;   /* --disable/poison/clean-cache */
@@ -266,11 +272,13 @@ static int parse_options(struct session *s, int argc, char **argv)
 		{ "clean-cache", no_argument, NULL, OPT_CLEAN_CACHE },
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 		{ "btf", no_argument, NULL, OPT_BTF },
+		{ "ldd", no_argument, NULL, OPT_LDD },
+		{ "all-modules", no_argument, NULL, OPT_ALL_MODULES },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 	s->last_pass = 5;
-	while ((c = getopt_long(argc, argv, "+hVvkgbwup:e:m:r:o:I:D:R:c:x:s:G:S:T:Fl:L:",
+	while ((c = getopt_long(argc, argv, "+hVvkgbwup:e:m:r:o:I:D:R:c:x:s:G:S:T:Fl:L:d:",
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h': usage(stdout); exit(0);
@@ -324,6 +332,9 @@ static int parse_options(struct session *s, int argc, char **argv)
 		case 'G': vec_push(&module_params, xstrdup(optarg)); break;
 		case OPT_SYSROOT: s->sysroot = optarg; break;
 		case OPT_BTF: s->btf_only = 1; break;
+		case 'd': vec_push(&s->user_modules, optarg); break;
+		case OPT_LDD: s->ldd = 1; break;
+		case OPT_ALL_MODULES: s->all_modules = 1; break;
 		default:
 			if (cache_option(c))
 				break;

@@ -102,6 +102,12 @@ struct session {
 	const char *kernel_build;   /* the kbuild directory for it */
 	const char *sysroot;        /* --sysroot: root of the target's files */
 	int btf_only;               /* --btf: no DWARF even if installed */
+	struct vec user_modules;    /* -d PATH: const char *, binaries whose
+	                             * symbols and unwind tables go into the
+	                             * module (codegen/usyms_gen.c) */
+	int ldd;                    /* --ldd: and their shared libraries */
+	int all_modules;            /* --all-modules (kernel modules: always
+	                             * known through kallsyms) */
 	const char *output_file;    /* -o */
 	int keep_tmpdir;            /* -k */
 	int guru;                   /* -g */
