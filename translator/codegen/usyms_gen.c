@@ -47,6 +47,29 @@ static void add(struct vec *tg, struct vec *ho, char *t, char *h)
 	vec_push(ho, h);
 }
 
+/* prog_of_library - for process("PROG").library("LIB") probes, whose
+ * path is the library's, the program PROG too (unless a wildcard) */
+static void prog_of_library(struct session *s, struct derived_probe *d,
+			    struct vec *tg, struct vec *ho)
+{
+	struct probe_point *pp = d->point;
+	struct pp_component *c0, *c1;
+	char *t, *h, *err = NULL;
+
+	if (!pp || pp->components.n < 2)
+		return;
+	c0 = pp->components.items[0];
+	c1 = pp->components.items[1];
+	if (strcmp(c0->name, "process") || strcmp(c1->name, "library") ||
+	    !c0->arg || c0->arg->kind != E_STR || strpbrk(c0->arg->str, "*?["))
+		return;
+	if (uelf_resolve(c0->arg->str, s->sysroot, &t, &h, &err) < 0) {
+		free(err);
+		return;
+	}
+	add(tg, ho, t, h);
+}
+
 /* binaries - the target and host paths of the binaries; -1 after an
  * error message */
 static int binaries(struct session *s, struct vec *tg, struct vec *ho)
@@ -64,6 +87,7 @@ static int binaries(struct session *s, struct vec *tg, struct vec *ho)
 			continue;
 		}
 		add(tg, ho, t, h);
+		prog_of_library(s, d, tg, ho);
 	}
 	for (i = 0; i < s->user_modules.n; i++) {
 		const char *m = s->user_modules.items[i];

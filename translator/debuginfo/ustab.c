@@ -57,7 +57,21 @@ static int sym_cmp(const void *a, const void *b)
 
 	if (x->off != y->off)
 		return x->off < y->off ? -1 : 1;
-	return (y->size > 0) - (x->size > 0);   /* sized first */
+	if ((x->size > 0) != (y->size > 0))
+		return (y->size > 0) - (x->size > 0);   /* sized first */
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	return strcmp(x->name, y->name);
+}
+
+/* sym_rank - see struct ustab_sym */
+static int sym_rank(const GElf_Sym *s, const char *name)
+{
+	int b = GELF_ST_BIND(s->st_info), u = (int)strspn(name, "_");
+
+	b = b == STB_GLOBAL ? 0 : b == STB_WEAK ? 1 : 2;
+	return b * 1000000 + (u > 9 ? 9 : u) * 100000 +
+	       (int)(strlen(name) > 99999 ? 99999 : strlen(name));
 }
 
 static void read_syms(Elf *e, const struct loads *l, struct ustab *t)
@@ -104,6 +118,7 @@ static void read_syms(Elf *e, const struct loads *l, struct ustab *t)
 		t->syms[t->nsyms].off = (uint64_t)off;
 		t->syms[t->nsyms].size = s.st_size;
 		t->syms[t->nsyms].name = xstrdup(name);
+		t->syms[t->nsyms].rank = sym_rank(&s, name);
 		t->nsyms++;
 	}
 	if (!t->nsyms)

@@ -14,6 +14,9 @@ struct ustab_sym {
 	uint64_t off;           /* file offset of its first byte */
 	uint64_t size;
 	char *name;
+	int rank;               /* of aliases at one offset the lowest wins:
+	                         * global, weak, local; then fewer leading
+	                         * '_'; then the shorter name */
 };
 
 /* How to find the caller's frame from an address range of a function:
