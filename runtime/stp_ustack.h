@@ -3,10 +3,10 @@
  * the functions tapset/linux/ucontext.stp calls.
  *
  * Every address is mapped to (binary, file offset) through the current
- * task's VMAs (vm_file, vm_pgoff) under mmap_read_trylock: in uprobe
- * handlers and other process-context probes that normally succeeds; when
- * the lock is contended, or in hard-irq/NMI context, addresses stay
- * unresolved (printed in hex).  User memory is read with
+ * task's VMAs (vm_file, vm_pgoff) under mmap_read_trylock, which
+ * normally succeeds; when the lock is contended, in NMI context, or when
+ * a lock taken with interrupts disabled on this CPU is still to be
+ * dropped (see ustack.c), addresses stay unresolved (printed in hex).  User memory is read with
  * copy_from_user_nofault only.  Nothing here sleeps or allocates. */
 #ifndef STP_USTACK_H
 #define STP_USTACK_H

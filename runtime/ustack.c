@@ -13,8 +13,9 @@
  * does not grow.
  *
  * All of it runs in probe context with preemption disabled: the task's
- * mmap lock is only tried (mmap_read_trylock, never in hard-irq or NMI
- * context), user memory read with copy_from_user_nofault, text formatted
+ * mmap lock is only tried (mmap_read_trylock, never in NMI context; with
+ * interrupts disabled it is dropped from an irq_work, see stp_udefer),
+ * user memory read with copy_from_user_nofault, text formatted
  * in a per-CPU scratch buffer (probe hits never nest on a CPU). */
 #include <linux/module.h>
 #include <linux/mm.h>
@@ -23,9 +24,9 @@
 #include <linux/namei.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include <linux/dcache.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
+#include <linux/irq_work.h>
 #include <linux/sched/task_stack.h>
 #include "stp_internal.h"
 
@@ -39,11 +40,37 @@ struct stp_uscratch {
 };
 static DEFINE_PER_CPU(struct stp_uscratch, stp_uscratch);
 
+/* A read lock of the mmap lock taken with interrupts disabled is dropped
+ * from an irq_work, once they are enabled again: mmap_read_unlock may
+ * wake a waiting writer, and the code a probe interrupted may hold the
+ * scheduler's locks that wakeup needs.  One pending unlock per CPU; while
+ * it is pending, later calls on that CPU with interrupts disabled use
+ * that lock when it is their task's mm (calls of the same hit), else
+ * resolve nothing. */
+struct stp_udefer {
+	struct irq_work work;
+	struct mm_struct *mm;
+};
+static DEFINE_PER_CPU(struct stp_udefer, stp_udefer);
+
+static void stp_udefer_fn(struct irq_work *w)
+{
+	struct stp_udefer *d = container_of(w, struct stp_udefer, work);
+	struct mm_struct *mm = d->mm;
+
+	d->mm = NULL;
+	if (mm)
+		mmap_read_unlock(mm);
+}
+
 void stp_usyms_init(void)
 {
 	const struct stp_usyms_desc *u = stp_module.usyms;
 	int i;
 
+	for_each_possible_cpu(i)
+		init_irq_work(&per_cpu_ptr(&stp_udefer, i)->work,
+			      stp_udefer_fn);
 	if (!u || u->nfiles <= 0)
 		return;
 	stp_uinodes = kcalloc(u->nfiles, sizeof(*stp_uinodes), GFP_KERNEL);
@@ -67,6 +94,9 @@ void stp_usyms_exit(void)
 	const struct stp_usyms_desc *u = stp_module.usyms;
 	int i;
 
+	/* the probes are gone: no unlock is queued any more */
+	for_each_possible_cpu(i)
+		irq_work_sync(&per_cpu_ptr(&stp_udefer, i)->work);
 	if (!stp_uinodes)
 		return;
 	for (i = 0; i < u->nfiles; i++)
@@ -79,6 +109,7 @@ void stp_usyms_exit(void)
 /* The current task's address space, read-locked for one operation. */
 struct stp_umap {
 	struct mm_struct *mm;   /* NULL: not locked, nothing resolves */
+	bool borrowed;          /* the lock is this CPU's pending one */
 };
 
 static void stp_umap_lock(struct stp_umap *m)
@@ -86,15 +117,34 @@ static void stp_umap_lock(struct stp_umap *m)
 	struct mm_struct *mm = current->mm;
 
 	m->mm = NULL;
-	if (in_nmi() || in_hardirq() || !mm || (current->flags & PF_KTHREAD))
+	m->borrowed = false;
+	if (in_nmi() || !mm || (current->flags & PF_KTHREAD))
 		return;
+	if (irqs_disabled() && this_cpu_ptr(&stp_udefer)->mm) {
+		/* held until interrupts are enabled: still ours to use when
+		 * it is this mm's (an earlier call of the same hit) */
+		if (this_cpu_ptr(&stp_udefer)->mm == mm) {
+			m->mm = mm;
+			m->borrowed = true;
+		}
+		return;
+	}
 	if (mmap_read_trylock(mm))
 		m->mm = mm;
 }
 
 static void stp_umap_unlock(struct stp_umap *m)
 {
-	if (m->mm)
+	if (!m->mm || m->borrowed) {
+		m->mm = NULL;
+		return;
+	}
+	if (irqs_disabled()) {
+		struct stp_udefer *d = this_cpu_ptr(&stp_udefer);
+
+		d->mm = m->mm;
+		irq_work_queue(&d->work);
+	} else
 		mmap_read_unlock(m->mm);
 	m->mm = NULL;
 }
@@ -245,19 +295,22 @@ static int stp_uwalk(struct stp_context *c, struct stp_umap *m,
 	return n;
 }
 
-/* stp_upath - the path of @l's file: the table's, else d_path's in this
- * CPU's scratch buffer; "" when none */
+/* stp_upath - the path of @l's file: the table's, else the last four
+ * components of its name ("usr/lib/x86_64-linux-gnu/libc.so.6") in this
+ * CPU's scratch buffer, as vsprintf's %pD4 reads them (RCU, lockless:
+ * d_path could spin on rename_lock held by the very code a kprobe
+ * interrupted); "" when none */
 static const char *stp_upath(const struct stp_uloc *l)
 {
-	char *b, *p;
+	char *b;
 
 	if (l->f)
 		return l->f->path;
 	if (!l->file)
 		return "";
 	b = this_cpu_ptr(&stp_uscratch)->path;
-	p = d_path(&l->file->f_path, b, STP_UPATH_LEN);
-	return IS_ERR(p) ? "" : p;
+	snprintf(b, STP_UPATH_LEN, "%pD4", l->file);
+	return b;
 }
 
 /* stp_uframe - the text of the frame at @addr (looked up at @look) into
