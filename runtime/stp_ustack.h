@@ -29,6 +29,12 @@ struct stp_ucfi {
 	u8 rbp_rule;
 };
 
+/* One row of a line table (sorted by off; it holds up to the next row):
+ * source line @line of the file at offset @file of the file's srcs[]. */
+struct stp_uline {
+	u32 off, line, file;
+};
+
 struct stp_ufile {
 	const char *path;       /* absolute path in the target */
 	const struct stp_usym *syms;
@@ -36,6 +42,10 @@ struct stp_ufile {
 	const char *names;
 	const struct stp_ucfi *cfi;
 	u32 ncfi;
+	const struct stp_uline *lines;  /* NULL: none (no DWARF, or the
+	                                 * script needs none) */
+	u32 nlines;
+	const char *srcs;
 };
 
 struct stp_usyms_desc {
@@ -68,6 +78,9 @@ void stp_ucallers(struct stp_context *c, char *dst, s64 n);
 void stp_usymname(struct stp_context *c, char *dst, unsigned long addr);
 /* stp_usymdata - "func+0xOFF/0xSIZE [PATH]", or @addr in hex */
 void stp_usymdata(struct stp_context *c, char *dst, unsigned long addr);
+/* stp_usymfileline - "FILE:LINE" of user address @addr, or @addr in
+ * hex when unknown */
+void stp_usymfileline(struct stp_context *c, char *dst, unsigned long addr);
 /* stp_umodname - the path of the binary mapped at @addr; an error at
  * @loc when no file is mapped there */
 void stp_umodname(struct stp_context *c, char *dst, unsigned long addr,

@@ -488,6 +488,35 @@ void stp_usymdata(struct stp_context *c, char *dst, unsigned long addr)
 	stp_umap_unlock(&m);
 }
 
+void stp_usymfileline(struct stp_context *c, char *dst, unsigned long addr)
+{
+	const struct stp_ufile *f;
+	struct stp_umap m;
+	struct stp_uloc l;
+	u32 lo = 0, hi;
+
+	snprintf(dst, MAXSTRINGLEN, "0x%lx", addr);
+	stp_umap_lock(&m);
+	if (!stp_uresolve(&m, addr, &l) || !l.f || !l.f->lines)
+		goto out;
+	f = l.f;
+	hi = f->nlines;
+	while (lo < hi) {       /* first row above the offset */
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (f->lines[mid].off <= l.off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* line 0: after the end of a sequence, unknown */
+	if (lo && f->lines[lo - 1].line)
+		snprintf(dst, MAXSTRINGLEN, "%s:%u", f->srcs + f->lines[lo - 1].file,
+			 f->lines[lo - 1].line);
+out:
+	stp_umap_unlock(&m);
+}
+
 void stp_umodname(struct stp_context *c, char *dst, unsigned long addr,
 		  const char *loc)
 {

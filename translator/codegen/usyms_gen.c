@@ -7,7 +7,8 @@
  * these need (DT_NEEDED, recursively, found as .library("LIB") finds
  * them).  They are put in when -d is given or a used function's embedded
  * C says it needs them with the comment pragma:usyms, as SystemTap's
- * pragma:vma; else the module gets none. */
+ * pragma:vma; else the module gets none.  Line tables (usymfileline())
+ * only for pragma:ulines, from the binaries' own .debug_line. */
 #include "codegen_int.h"
 
 #include <stdio.h>
@@ -26,6 +27,20 @@ static int needs_usyms(const struct session *s)
 		const struct functiondecl *fn = s->functions.items[i];
 
 		if (fn->embedded_c && strstr(fn->embedded_c, "pragma:usyms"))
+			return 1;
+	}
+	return 0;
+}
+
+/* needs_ulines - a used function asks for line tables too */
+static int needs_ulines(const struct session *s)
+{
+	int i;
+
+	for (i = 0; i < s->functions.n; i++) {
+		const struct functiondecl *fn = s->functions.items[i];
+
+		if (fn->embedded_c && strstr(fn->embedded_c, "pragma:ulines"))
 			return 1;
 	}
 	return 0;
@@ -172,12 +187,37 @@ static void gen_file(struct strbuf *o, int k, const struct ustab *t)
 			      ok ? r->cfa_reg : 0, r->rbp_rule);
 	}
 	strbuf_printf(o, "{0,0,0,0,0}};\n");
+	if (!t->nlines)
+		return;
+	{
+		size_t *at = xcalloc(t->files.n + 1, sizeof(*at)), pos = 0;
+		int f;
+
+		strbuf_printf(o, "static const char stp_usrcs_%d[] =\n", k);
+		for (f = 0; f < t->files.n; f++) {
+			const char *n = t->files.items[f];
+			char *q = c_quote(n, strlen(n));
+
+			at[f] = pos;
+			pos += strlen(n) + 1;
+			strbuf_printf(o, "%.*s\\0\"\n", (int)strlen(q) - 1, q);
+			free(q);
+		}
+		strbuf_printf(o, "\"\";\nstatic const struct stp_uline "
+			      "stp_ulines_%d[] = {\n", k);
+		for (i = 0; i < t->nlines; i++)
+			strbuf_printf(o, "{0x%x,%u,%zu},\n",
+				      clamp32(t->lines[i].off),
+				      t->lines[i].line, at[t->lines[i].file]);
+		strbuf_printf(o, "{0,0,0}};\n");
+		free(at);
+	}
 }
 
 int gen_usyms(struct session *s, struct strbuf *o)
 {
 	struct vec tg = {0}, ho = {0}, tabs = {0};
-	int i, rc;
+	int i, rc, lines = needs_ulines(s);
 
 	if (!needs_usyms(s))
 		return 0;
@@ -193,10 +233,12 @@ int gen_usyms(struct session *s, struct strbuf *o)
 			free(err);
 			continue;
 		}
+		if (lines)
+			ustab_read_lines(t);
 		if (stp_verbose)
 			fprintf(stderr, "stap: symbols of %s: %zu symbols, "
-				"%zu unwind rows\n", t->target, t->nsyms,
-				t->nrows);
+				"%zu unwind rows, %zu line rows\n", t->target,
+				t->nsyms, t->nrows, t->nlines);
 		gen_file(o, tabs.n, t);
 		vec_push(&tabs, t);
 	}
@@ -206,8 +248,12 @@ int gen_usyms(struct session *s, struct strbuf *o)
 		char *q = c_quote(t->target, strlen(t->target));
 
 		strbuf_printf(o, "{%s, stp_usyms_%d, %zu, stp_unames_%d, "
-			      "stp_ucfi_%d, %zu},\n", q, i, t->nsyms, i, i,
+			      "stp_ucfi_%d, %zu", q, i, t->nsyms, i, i,
 			      t->nrows);
+		if (t->nlines)
+			strbuf_printf(o, ", stp_ulines_%d, %zu, stp_usrcs_%d",
+				      i, t->nlines, i);
+		strbuf_printf(o, "},\n");
 		free(q);
 		ustab_free(t);
 	}

@@ -405,12 +405,115 @@ struct ustab *ustab_read(const char *host, const char *target, char **err)
 	return t;
 }
 
+static int line_cmp(const void *a, const void *b)
+{
+	const struct ustab_line *x = a, *y = b;
+
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* file_index - the index of @name in @t->files, added when new */
+static uint32_t file_index(struct ustab *t, const char *name)
+{
+	int i;
+
+	for (i = t->files.n - 1; i >= 0; i--)
+		if (!strcmp(t->files.items[i], name))
+			return (uint32_t)i;
+	return (uint32_t)vec_push(&t->files, xstrdup(name));
+}
+
+void ustab_read_lines(struct ustab *t)
+{
+	struct loads l;
+	Dwarf *dw;
+	Dwarf_Off off = 0, next;
+	size_t hsize, cap = 0, i, k;
+	int fd;
+	Elf *e = open_elf(t->host, &fd);
+
+	if (!e)
+		return;
+	read_loads(e, &l);
+	dw = dwarf_begin_elf(e, DWARF_C_READ, NULL);
+	while (dw && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL,
+				  NULL) == 0) {
+		Dwarf_Die cu;
+		Dwarf_Lines *lines;
+		size_t n;
+
+		if (dwarf_offdie(dw, off + hsize, &cu) &&
+		    dwarf_getsrclines(&cu, &lines, &n) == 0)
+			for (i = 0; i < n; i++) {
+				Dwarf_Line *ln = dwarf_onesrcline(lines, i);
+				Dwarf_Addr a;
+				int line;
+				bool end = false;
+				const char *src;
+				int64_t fo;
+
+				if (!ln || dwarf_lineaddr(ln, &a) ||
+				    dwarf_lineno(ln, &line) ||
+				    !(src = dwarf_linesrc(ln, NULL, NULL)))
+					continue;
+				/* a sequence's end: line 0, unknown */
+				if (dwarf_lineendsequence(ln, &end) == 0 && end) {
+					line = 0;
+					fo = vaddr_off(&l, a - 1);
+					if (fo >= 0)
+						fo++;
+				} else
+					fo = vaddr_off(&l, a);
+				if (fo < 0)
+					continue;
+				if (t->nlines == cap) {
+					cap = cap ? 2 * cap : 1024;
+					t->lines = xrealloc(t->lines,
+							    cap * sizeof(*t->lines));
+				}
+				t->lines[t->nlines].off = (uint64_t)fo;
+				t->lines[t->nlines].line = (uint32_t)line;
+				t->lines[t->nlines].file = file_index(t, src);
+				t->lines[t->nlines].seq = (uint32_t)t->nlines;
+				t->nlines++;
+			}
+		off = next;
+	}
+	if (dw)
+		dwarf_end(dw);
+	elf_end(e);
+	close(fd);
+	if (!t->nlines)
+		return;
+	qsort(t->lines, t->nlines, sizeof(*t->lines), line_cmp);
+	/* one row per offset (the first the table gives: a function's entry
+	 * is its opening line; a line over an end of sequence), no repeats */
+	for (i = 1, k = 1; i < t->nlines; i++) {
+		if (t->lines[i].off == t->lines[k - 1].off) {
+			if (!t->lines[k - 1].line)
+				t->lines[k - 1] = t->lines[i];
+			continue;
+		}
+		if (t->lines[i].line == t->lines[k - 1].line &&
+		    t->lines[i].file == t->lines[k - 1].file)
+			continue;
+		t->lines[k++] = t->lines[i];
+	}
+	t->nlines = k;
+}
+
 void ustab_free(struct ustab *t)
 {
 	size_t i;
 
 	if (!t)
 		return;
+	for (i = 0; i < (size_t)t->files.n; i++)
+		free(t->files.items[i]);
+	free(t->files.items);
+	free(t->lines);
 	for (i = 0; i < t->nsyms; i++)
 		free(t->syms[i].name);
 	free(t->syms);

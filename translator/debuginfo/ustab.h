@@ -34,6 +34,15 @@ struct ustab_row {
 	int64_t rbp_off;
 };
 
+/* One row of a line table: from file offset off on, source line @line
+ * of file @file (an index in ustab.files). */
+struct ustab_line {
+	uint64_t off;
+	uint32_t line;
+	uint32_t file;
+	uint32_t seq;           /* order in the line table */
+};
+
 /* The tables of one binary. */
 struct ustab {
 	char *target;           /* its path in the target machine */
@@ -42,6 +51,9 @@ struct ustab {
 	size_t nsyms;
 	struct ustab_row *rows; /* sorted by off */
 	size_t nrows;
+	struct ustab_line *lines; /* sorted by off (ustab_read_lines) */
+	size_t nlines;
+	struct vec files;       /* char *: source file names of lines */
 };
 
 /* ustab_read - read the symbols (.symtab, else .dynsym) and the .eh_frame
@@ -49,6 +61,10 @@ struct ustab {
  * Returns NULL with *@err (malloc'd) when the file is not a readable ELF
  * file; a binary without CFI gets no rows (frame pointers are used). */
 struct ustab *ustab_read(const char *host, const char *target, char **err);
+
+/* ustab_read_lines - add the line table of @t's binary (its own DWARF
+ * .debug_line, libdw) to @t; nothing when it has none. */
+void ustab_read_lines(struct ustab *t);
 
 /* ustab_free - free one from ustab_read(). */
 void ustab_free(struct ustab *t);
