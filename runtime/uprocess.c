@@ -94,7 +94,9 @@ static void stp_proc_run(enum stp_probe_kind kind, struct inode *inode)
 	int i;
 
 	for (i = 0; i < stp_nprocs; i++)
-		if (stp_procs[i].p->kind == kind && stp_procs[i].inode == inode)
+		if (stp_procs[i].p->kind == kind && stp_procs[i].inode == inode &&
+		    (!stp_procs[i].p->pid ||
+		     stp_procs[i].p->pid == task_tgid_nr(current)))
 			stp_run_probe(stp_procs[i].p, NULL, STP_STATE_RUNNING);
 }
 

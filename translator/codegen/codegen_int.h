@@ -107,4 +107,10 @@ void tvar_gen_store(struct gen *g, struct expr *e, const char *value);
  * emitted, 0 when not needed, -1 after an error message. */
 int gen_usyms(struct session *s, struct strbuf *o);
 
+/* gen_upaths - append to @o the NULL-terminated table stp_upaths of
+ * the user-space files the code so far in @o asks the load bias of
+ * (stp_ubias), for runtime/uvars.c to resolve at module start.
+ * (upaths.c) */
+void gen_upaths(struct strbuf *o);
+
 #endif
