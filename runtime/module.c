@@ -115,8 +115,10 @@ static int __init stp_init(void)
 	stp_locks_init();
 	if (stp_module.init_globals)
 		stp_module.init_globals();
+	stp_usyms_init();                       /* ustack.c */
 	rc = stp_transport_init();
 	if (rc) {
+		stp_usyms_exit();
 		stp_maps_free();
 		stp_contexts_free();
 		return rc;
@@ -129,6 +131,7 @@ static void __exit stp_exit(void)
 	stp_session_stop(0);
 	stp_raise_sync();
 	stp_transport_exit();
+	stp_usyms_exit();
 	stp_maps_free();
 	stp_contexts_free();
 }

@@ -834,7 +834,12 @@ struct stp_module_desc {
 	 * the code asks for (stp_ubias), NULL-terminated; resolved to their
 	 * inodes at module start (uvars.c). */
 	const char *const *upaths;
+	/* usyms - user-space symbol and unwind tables (stp_ustack.h), or
+	 * NULL when the script needs none */
+	const struct stp_usyms_desc *usyms;
 };
+
+#include "stp_ustack.h"   /* user-space stacks and symbols */
 
 /* Defined by the generated code. */
 extern const struct stp_module_desc stp_module;

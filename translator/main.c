@@ -62,9 +62,10 @@ static void usage(FILE *f)
 "  -x PID      target() is PID (passed to staprun)\n"
 "  -s NUM      output buffer size in MB (passed to staprun)\n"
 "  -b          bulk (per-CPU) output (passed to staprun)\n"
+"  -d PATH     put the symbols and unwind data of the program or library\n"
+"              PATH into the module (repeatable; a kernel module name is\n"
+"              accepted: kernel symbols come from kallsyms)\n"
 "  -V          print the version\n"
-"  -d MODULE, --all-modules, --ldd\n"
-"              accepted: kernel symbols come from kallsyms at run time\n"
 "  --skip-badvars   a target variable that cannot be resolved reads as 0\n"
 "                   (with a warning) instead of failing pass 2\n"
 "  options may follow the script name; words after -- are arguments\n"
@@ -85,6 +86,9 @@ static void usage(FILE *f)
 "                   (PKCS#7, SHA-256) made with the private key KEY and\n"
 "                   the X.509 certificate CERT (PEM or DER files), for\n"
 "                   kernels that enforce module signatures\n"
+"  --ldd            with -d and the probed programs, also their shared\n"
+"                   libraries (DT_NEEDED)\n"
+"  --all-modules    symbols of all kernel modules (always: kallsyms)\n"
 "  --disable-cache  neither use nor fill the module cache\n"
 "  --poison-cache   rebuild the module, replacing the cached one\n"
 "  --clean-cache    clean the cache (alone: just that, then exit)\n"
@@ -144,7 +148,7 @@ static char *path_env(const char *var, const char *dflt)
 enum { OPT_DISABLE_CACHE = 0x100, OPT_POISON_CACHE, OPT_CLEAN_CACHE,
        OPT_SYSROOT, OPT_BTF, OPT_REMOTE, OPT_REMOTE_PREFIX,
        OPT_SYMBOLS_ALL, OPT_SKIP_BADVARS, OPT_PRIVILEGE,
-       OPT_UNPRIVILEGED, OPT_SIGN_MODULE, OPT_SIGN_KERNEL };
+       OPT_UNPRIVILEGED, OPT_SIGN_MODULE, OPT_SIGN_KERNEL, OPT_LDD };
 
 static struct {
 	int disable, poison, clean;   /* --disable/poison/clean-cache */
@@ -291,7 +295,7 @@ static int parse_options(struct session *s, int argc, char **argv)
 		{ "remote", required_argument, NULL, OPT_REMOTE },
 		{ "remote-prefix", no_argument, NULL, OPT_REMOTE_PREFIX },
 		{ "all-modules", no_argument, NULL, OPT_SYMBOLS_ALL },
-		{ "ldd", no_argument, NULL, OPT_SYMBOLS_ALL },
+		{ "ldd", no_argument, NULL, OPT_LDD },
 		{ "skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS },
 		{ "privilege", required_argument, NULL, OPT_PRIVILEGE },
 		{ "unprivileged", no_argument, NULL, OPT_UNPRIVILEGED },
@@ -363,9 +367,12 @@ static int parse_options(struct session *s, int argc, char **argv)
 				return -1;
 			break;
 		case OPT_REMOTE_PREFIX: remote_set_prefix(); break;
-		case 'd': case OPT_SYMBOLS_ALL:
+		case 'd': vec_push(&s->user_modules, optarg); break;
+		case OPT_LDD: s->ldd = 1; break;
+		case OPT_SYMBOLS_ALL:
 			/* kernel symbols (of every module) come from kallsyms
 			 * at run time: nothing to add to the module */
+			s->all_modules = 1;
 			break;
 		case OPT_SKIP_BADVARS: s->skip_badvars = 1; break;
 		case OPT_UNPRIVILEGED: s->privilege = STP_PRIV_STAPUSR; break;

@@ -112,6 +112,12 @@ struct session {
 	const char *sysroot;        /* --sysroot: root of the target's files */
 	int btf_only;               /* --btf: no DWARF even if installed */
 	int skip_badvars;           /* --skip-badvars: unresolvable $vars read 0 */
+	struct vec user_modules;    /* -d PATH: const char *, binaries whose
+	                             * symbols and unwind tables go into the
+	                             * module (codegen/usyms_gen.c) */
+	int ldd;                    /* --ldd: and their shared libraries */
+	int all_modules;            /* --all-modules (kernel modules: always
+	                             * known through kallsyms) */
 	const char *output_file;    /* -o */
 	int keep_tmpdir;            /* -k */
 	int guru;                   /* -g */

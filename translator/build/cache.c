@@ -179,6 +179,9 @@ int cache_key(struct session *s, char hex[65])
 	hash_add_str(h, s->btf_only ? "--btf" : "");
 	hash_add_str(h, s->privilege == STP_PRIV_STAPUSR ? "stapusr" :
 		     s->privilege == STP_PRIV_STAPSYS ? "stapsys" : "");
+	hash_add_str(h, s->ldd ? "--ldd" : "");
+	for (i = 0; i < s->user_modules.n; i++)
+		hash_add_str(h, s->user_modules.items[i]);
 	for (i = 0; i < s->defines.n; i++)
 		hash_add_str(h, s->defines.items[i]);
 	hash_finish(h, hex);

@@ -102,6 +102,11 @@ char *tvar_gen(struct gen *g, struct expr *e);
  * @value into target variable @e (a register or memory). */
 void tvar_gen_store(struct gen *g, struct expr *e, const char *value);
 
+/* gen_usyms - emit the user-space symbol and unwind tables
+ * (stp_usyms, usyms_gen.c) when the script needs them.  Returns 1 when
+ * emitted, 0 when not needed, -1 after an error message. */
+int gen_usyms(struct session *s, struct strbuf *o);
+
 /* gen_upaths - append to @o the NULL-terminated table stp_upaths of
  * the user-space files the code so far in @o asks the load bias of
  * (stp_ubias), for runtime/uvars.c to resolve at module start.

@@ -44,6 +44,7 @@
 #include "uelf.h"     /* user-space programs: process("PATH") */
 #include "usdt.h"     /* their SDT markers */
 #include "udwarf.h"   /* their DWARF */
+#include "ustab.h"    /* their symbol and unwind tables */
 #include "session.h"
 
 /* Where a variable is at a probe point. */
