@@ -42,7 +42,9 @@ static void collect(void *arg, struct expr *e, int *skip)
 void autocast_index(struct session *s)
 {
 	int i;
-	assigns.n = 0;
+	/* a new vector each time: the previous one's storage belongs to the
+	 * previous program (the fuzz target frees it between inputs) */
+	memset(&assigns, 0, sizeof(assigns));
 	for (i = 0; i < s->probes.n; i++)
 		ast_walk_stmt(((struct probe *)s->probes.items[i])->body,
 			      collect, NULL);

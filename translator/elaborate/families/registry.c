@@ -8,6 +8,7 @@
 #include "family.h"
 #include "elaborate/aliases.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -147,16 +148,26 @@ void family_similar(const char *name, struct strbuf *b, int *n)
 
 const char *const *family_templates(void)
 {
-	static struct vec all;
-	size_t i;
+	/* built once and kept for the process (plain calloc: not one of the
+	 * per-program allocations the fuzz target frees between inputs) */
+	static const char **all;
+	size_t i, n = 0;
 	const char *const *f;
-	if (!all.n) {
-		for (i = 0; i < NFAMILIES; i++)
-			for (f = families[i]->forms; *f; f++)
-				vec_push(&all, (void *)*f);
-		vec_push(&all, NULL);
+	if (all)
+		return all;
+	for (i = 0; i < NFAMILIES; i++)
+		for (f = families[i]->forms; *f; f++)
+			n++;
+	all = calloc(n + 1, sizeof(*all));
+	if (!all) {
+		fputs("stap: out of memory\n", stderr);
+		exit(1);
 	}
-	return (const char *const *)all.items;
+	n = 0;
+	for (i = 0; i < NFAMILIES; i++)
+		for (f = families[i]->forms; *f; f++)
+			all[n++] = *f;
+	return all;
 }
 
 int derive_point(struct session *s, struct probe *p, struct probe_point *pp)
