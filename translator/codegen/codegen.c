@@ -401,16 +401,23 @@ static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
 	struct vec entries = {0};
 	char *l = loc_literal(&p->loc);
 	char *pp;
-	int nlocks, rc = 0;
+	int nlocks, rc = 0, zero;
 	if (d && d->is_return) {
 		tvar_entry_exprs(s, d, &entries);
 		if (entries.n && gen_entry_handler(s, o, name, d, &entries) < 0)
 			rc = -1;
 		g.entries = &entries;
 	}
-	gen_locals(&g.frame, &p->locals);
-	strbuf_add(&g.frame, FRAME_ZERO_END);
 	gen_stmt(&g, p->body);
+	{       /* the locals the body names, then its temporaries */
+		struct strbuf fr = {0};
+		zero = frame_used_locals(&fr, &p->locals,
+					 strbuf_str(&body));
+		strbuf_add(&fr, FRAME_ZERO_END);
+		strbuf_add(&fr, strbuf_str(&g.frame));
+		free(g.frame.s);
+		g.frame = fr;
+	}
 	gen_lock_list(s, o, name, p->body, &nlocks);
 	pp = d ? xstrdup(d->pp_text) : probe_point_str(p->points.items[0]);
 	strbuf_printf(o, "/* %s:%d:%d: probe %s%s */\nstruct %s_frame {\n"
@@ -418,10 +425,12 @@ static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
 		      p->loc.col, pp, !d && p->points.n > 1 ? ", ..." : "", name,
 		      strbuf_str(&g.frame));
 	free(pp);
+	/* zero = the number of locals: none, nothing to zero per hit */
 	strbuf_printf(o, "static void %s(struct stp_context *c)\n{\n"
 		      "\tstruct %s_frame *f = stp_frame_enter(c, sizeof(*f),\n"
-		      "\t\toffsetof(struct %s_frame, zero_end), %s);\n",
-		      name, name, name, l);
+		      "\t\t%s%s%s, %s);\n", name, name,
+		      zero ? "offsetof(struct " : "0", zero ? name : "",
+		      zero ? "_frame, zero_end)" : "", l);
 	if (entries.n)
 		strbuf_printf(o, "\tstruct %s_edata *ed = c->entry_data;\n", name);
 	strbuf_add(o, "\tif (unlikely(!f))\n\t\treturn;\n");
@@ -440,6 +449,20 @@ static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
 	free(g.frame.s);
 	free(l);
 	return g.failed || rc ? -1 : 0;
+}
+
+/* gen_shared_probe - gen_probe, emitting nothing when an earlier
+ * handler has the same code (share.c): the probe table then names it. */
+static int gen_shared_probe(struct session *s, struct strbuf *o,
+			    struct probe *p, const char *name,
+			    struct derived_probe *d)
+{
+	struct strbuf t = {0};
+	int rc = gen_probe(s, &t, p, name, d);
+	if (rc < 0 || !share_handler(strbuf_str(&t), name))
+		strbuf_add(o, strbuf_str(&t));
+	free(t.s);
+	return rc;
 }
 
 /* ---- globals, probe table, module description ---- */
@@ -715,10 +738,12 @@ static char *handler_name(struct session *s, struct derived_probe *d)
 {
 	int i;
 	if (!tvar_probe_per_derived(d->probe))
-		return xasprintf("probe_%d", probe_index(s, d->probe));
+		return share_resolve(xasprintf("probe_%d",
+					       probe_index(s, d->probe)));
 	for (i = 0; i < s->derived.n && s->derived.items[i] != d; i++)
 		;
-	return xasprintf("probe_%d_d%d", probe_index(s, d->probe), i);
+	return share_resolve(xasprintf("probe_%d_d%d",
+				       probe_index(s, d->probe), i));
 }
 
 /* table_rank - order of the probe table: begin probes by their order
@@ -901,7 +926,7 @@ int codegen(struct session *s, struct strbuf *o)
 		int k;
 		if (!tvar_probe_per_derived(p)) {
 			name = xasprintf("probe_%d", i);
-			if (gen_probe(s, o, p, name, NULL) < 0)
+			if (gen_shared_probe(s, o, p, name, NULL) < 0)
 				rc = -1;
 			free(name);
 			continue;
@@ -911,7 +936,7 @@ int codegen(struct session *s, struct strbuf *o)
 			if (d->probe != p)
 				continue;
 			name = xasprintf("probe_%d_d%d", i, k);
-			if (gen_probe(s, o, p, name, d) < 0)
+			if (gen_shared_probe(s, o, p, name, d) < 0)
 				rc = -1;
 			free(name);
 		}

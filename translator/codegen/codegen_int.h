@@ -102,4 +102,17 @@ char *tvar_gen(struct gen *g, struct expr *e);
  * @value into target variable @e (a register or memory). */
 void tvar_gen_store(struct gen *g, struct expr *e, const char *value);
 
+/* share.c: one handler for probe points whose bodies generate the same C.
+ * share_handler - @text is the generated handler @name; returns the name
+ * of an earlier handler with the same code (then @text is not needed and
+ * @name becomes an alias of it), or NULL when @text is new and must be
+ * emitted.  share_resolve - the handler emitted for @name (heap; frees
+ * @name).  share_count - distinct handlers seen. */
+const char *share_handler(const char *text, const char *name);
+char *share_resolve(char *name);
+int share_count(void);
+/* frame_used_locals - append to @frame the declarations of the locals of
+ * @v that the generated @body references (f->l_NAME); returns how many. */
+int frame_used_locals(struct strbuf *frame, struct vec *v, const char *body);
+
 #endif
