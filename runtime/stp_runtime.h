@@ -737,6 +737,8 @@ enum stp_probe_kind {
 	STP_PROBE_THREAD_END,      /* a thread other than the leader exits */
 };
 
+struct kprobe;
+
 struct stp_probe_desc {
 	enum stp_probe_kind kind;
 	const char *pp;            /* probe point text, for pp() */
@@ -777,6 +779,10 @@ struct stp_probe_desc {
 	unsigned long ref_ctr_offset; /* STP_PROBE_UPROBE: file offset of an
 	                            * SDT semaphore the kernel raises while the
 	                            * probe is registered, 0: none */
+	/* STP_PROBE_KPROBE (not .return): the kprobe's pre_handler, with
+	 * the hit path and this probe's handler inlined (generated with
+	 * stp_kprobe_hit, stp_hit.h); NULL: the runtime's generic one */
+	int (*kprobe_pre)(struct kprobe *kp, struct pt_regs *regs);
 };
 
 struct stp_module_desc {

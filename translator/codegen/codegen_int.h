@@ -111,6 +111,9 @@ void tvar_gen_store(struct gen *g, struct expr *e, const char *value);
 const char *share_handler(const char *text, const char *name);
 char *share_resolve(char *name);
 int share_count(void);
+/* names_frame - whether generated @body may use the frame pointer `f`
+ * (conservative: any `f` token, strings included). */
+int names_frame(const char *body);
 /* frame_used_locals - append to @frame the declarations of the locals of
  * @v that the generated @body references (f->l_NAME); returns how many. */
 int frame_used_locals(struct strbuf *frame, struct vec *v, const char *body);

@@ -160,3 +160,13 @@ int frame_used_locals(struct strbuf *frame, struct vec *v, const char *body)
 	}
 	return n;
 }
+
+int names_frame(const char *body)
+{
+	const char *p;
+	for (p = body; *p; p++)
+		if (*p == 'f' && (p == body || !ident_char(p[-1])) &&
+		    !ident_char(p[1]))
+			return 1;
+	return 0;
+}
