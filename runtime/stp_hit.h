@@ -103,7 +103,8 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 
 	handler(c);
 
-	if (unlikely(sc->pb.len || c->error || sc->pb.wait_budget_ns))
+	if (unlikely(sc->pb.len || c->error ||
+		     (want != STP_STATE_RUNNING && sc->pb.wait_budget_ns)))
 		stp_hit_finish(sc, p);
 	barrier();          /* the hit's stores before the release */
 	local_set(&sc->busy, 0);
