@@ -5,15 +5,27 @@
  * them, so thousands of kprobes do not hog the CPU).  A probe that fails
  * is an error that ends the start, unless it is optional or one of many
  * a wildcard matched: those are counted, and one warning per pattern
- * says how many could not be registered. */
+ * says how many could not be registered.
+ *
+ * A kprobe on a module's function ("MOD:sym") whose module is not loaded
+ * at the start is deferred, not an error: a module notifier arms it when
+ * the module comes (before its init function runs) and disarms it when
+ * the module goes, as often as the module is loaded and unloaded. */
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/hrtimer.h>
 #include <linux/kprobes.h>
+#include <linux/mutex.h>
+#include <linux/notifier.h>
 #include <linux/sched.h>
 #include "stp_hit.h"
 
 static struct stp_probe_rt *stp_rt;   /* [stp_module.nprobes] */
+
+/* Serializes the module notifier's (un)registrations with each other and
+ * with the start's; the notifier is registered while any probe waits. */
+static DEFINE_MUTEX(stp_modprobe_mutex);
+static bool stp_modnotify_on;
 
 static enum hrtimer_restart stp_timer_fn(struct hrtimer *t)
 {
@@ -162,24 +174,119 @@ static void stp_warn_wildcards(void)
 	}
 }
 
+/* stp_probe_module_is - is @r a kprobe on a function of module @name
+ * (symbol "NAME:sym")? */
+static bool stp_probe_module_is(const struct stp_probe_rt *r, const char *name)
+{
+	const char *sym = r->p->symbol;
+	size_t n = strlen(name);
+
+	return r->p->kind == STP_PROBE_KPROBE && sym &&
+	       !strncmp(sym, name, n) && sym[n] == ':';
+}
+
+/* stp_unregister_kprobe - unregister one kprobe or kretprobe of the
+ * table, counting its missed hits as skipped.  May sleep. */
+static void stp_unregister_kprobe(struct stp_probe_rt *r)
+{
+	if (r->p->is_return) {
+		unregister_kretprobe(&r->u.krp);
+		atomic_add(r->u.krp.nmissed + r->u.krp.kp.nmissed,
+			   &stp_skipped);
+	} else {
+		unregister_kprobe(&r->u.kp);
+		atomic_add(r->u.kp.nmissed, &stp_skipped);
+	}
+	r->registered = 0;
+}
+
+/* stp_module_event - the module notifier: arm the deferred probes of a
+ * module that comes, disarm those of a module that goes.  Process
+ * context, may sleep; a probe that fails to arm is reported and stays
+ * deferred. */
+static int stp_module_event(struct notifier_block *nb, unsigned long what,
+			    void *data)
+{
+	struct module *mod = data;
+	int i, rc;
+
+	if (what != MODULE_STATE_COMING && what != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&stp_modprobe_mutex);
+	for (i = 0; stp_rt && i < stp_module.nprobes; i++) {
+		struct stp_probe_rt *r = &stp_rt[i];
+
+		if (!r->deferred || !stp_probe_module_is(r, mod->name))
+			continue;
+		if (what == MODULE_STATE_GOING) {
+			if (r->registered)
+				stp_unregister_kprobe(r);
+			continue;
+		}
+		if (r->registered)
+			continue;
+		rc = stp_register_one(r);
+		if (rc == 0)
+			r->registered = 1;
+		else if (!r->p->optional)
+			stp_ctl_send_text(STP_MSG_WARNING,
+				"WARNING: probe %s could not be armed in module "
+				"%s (rc %d)\n", r->p->pp ? r->p->pp : "?",
+				mod->name, rc);
+	}
+	mutex_unlock(&stp_modprobe_mutex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block stp_module_nb = {
+	.notifier_call = stp_module_event,
+};
+
 int stp_probes_register(void)
 {
 	int i, rc;
 
+	stp_uvars_register();                   /* uvars.c: before probes */
 	stp_rt = kcalloc(max(stp_module.nprobes, 1), sizeof(*stp_rt),
 			 GFP_KERNEL);
 	if (!stp_rt)
 		return -ENOMEM;
 	for (i = 0; i < stp_module.nprobes; i++) {
+		const char *sym = stp_module.probes[i].symbol;
+
+		stp_rt[i].p = &stp_module.probes[i];
+		if (stp_rt[i].p->kind == STP_PROBE_KPROBE && sym &&
+		    strchr(sym, ':'))
+			stp_modnotify_on = true;
+	}
+	/* the notifier first, so that a module loading meanwhile is seen;
+	 * it waits on the mutex until the start has tried every probe */
+	mutex_lock(&stp_modprobe_mutex);
+	if (stp_modnotify_on) {
+		rc = register_module_notifier(&stp_module_nb);
+		if (rc) {
+			stp_modnotify_on = false;
+			mutex_unlock(&stp_modprobe_mutex);
+			return rc;
+		}
+	}
+	for (i = 0; i < stp_module.nprobes; i++) {
 		struct stp_probe_rt *r = &stp_rt[i];
 
-		r->p = &stp_module.probes[i];
 		if (!stp_probe_kind_registered(r->p->kind))
 			continue;
 		rc = stp_register_one(r);
 		cond_resched();
 		if (rc == 0) {
 			r->registered = 1;
+			r->deferred = r->p->kind == STP_PROBE_KPROBE &&
+				      r->p->symbol && strchr(r->p->symbol, ':');
+			continue;
+		}
+		if (rc == -ENOENT && r->p->kind == STP_PROBE_KPROBE &&
+		    r->p->symbol && strchr(r->p->symbol, ':')) {
+			/* its module is not loaded (yet) */
+			r->deferred = 1;
 			continue;
 		}
 		if (r->p->optional)     /* "?": no word about it */
@@ -194,13 +301,17 @@ int stp_probes_register(void)
 			(rc == -ENOENT || rc == -EOPNOTSUPP) ?
 			": no such perf event on this machine" : "",
 			r->p->loc ? r->p->loc : "?");
+		mutex_unlock(&stp_modprobe_mutex);
 		stp_probes_unregister();
 		return rc;
 	}
+	mutex_unlock(&stp_modprobe_mutex);
 	stp_warn_wildcards();
 	rc = stp_tracepoints_register();        /* tracepoints.c */
 	if (!rc)
 		rc = stp_procfs_register();     /* procfs.c */
+	if (!rc)
+		rc = stp_netfilter_register();  /* netfilter.c */
 	if (!rc)
 		rc = stp_uprobes_register();    /* uprobes.c */
 	if (!rc)
@@ -218,10 +329,18 @@ void stp_probes_unregister(void)
 
 	stp_uprocess_unregister();              /* uprocess.c */
 	stp_uprobes_unregister();               /* uprobes.c */
+	stp_netfilter_unregister();             /* netfilter.c */
 	stp_procfs_unregister();                /* procfs.c */
 	stp_tracepoints_unregister();           /* tracepoints.c */
-	if (!stp_rt)
+	if (stp_modnotify_on) {
+		/* waits for a running notifier call */
+		unregister_module_notifier(&stp_module_nb);
+		stp_modnotify_on = false;
+	}
+	if (!stp_rt) {
+		stp_uvars_unregister();         /* uvars.c */
 		return;
+	}
 	/* Timers and perf events first: hrtimer_cancel waits for a running
 	 * callback, perf event removal runs on the event's CPU. */
 	for (i = 0; i < stp_module.nprobes; i++) {
@@ -279,6 +398,7 @@ void stp_probes_unregister(void)
 	stp_wait_probes_idle();
 	kfree(stp_rt);
 	stp_rt = NULL;
+	stp_uvars_unregister();                 /* uvars.c: after probes */
 }
 
 void stp_run_kind(enum stp_probe_kind kind, int want)

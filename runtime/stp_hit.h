@@ -29,6 +29,7 @@ struct stp_probe_rt {
 	const struct stp_probe_desc *p;
 	int registered;
 	int rc;                    /* the registration's error, 0 if none */
+	int deferred;              /* a module probe waiting for its module */
 	union {
 		struct hrtimer timer;
 		struct kprobe kp;

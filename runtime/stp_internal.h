@@ -156,6 +156,21 @@ int stp_uprobes_register(void);
  * runs (uprobe_unregister waits for them) and the inodes are released.
  * Idempotent.  Process context; sleeps. */
 void stp_uprobes_unregister(void);
+/* stp_uprobes_inode - the inode (held while the probes are registered)
+ * a registered uprobe resolved @path to at module start, or NULL; so
+ * that a path given through a symlink still names its file.  Context:
+ * any, while the probes are registered; never sleeps. */
+struct inode *stp_uprobes_inode(const char *path);
+/* stp_uvars_register / stp_uvars_unregister - resolve stp_module.upaths
+ * to inodes (a missing file is skipped) / drop them, after every probe is
+ * gone.  Process context; sleep.  (uvars.c) */
+int stp_uvars_register(void);
+void stp_uvars_unregister(void);
+/* stp_elf_func_offset - the file offset of function @name (exact) in
+ * the 64-bit ELF file @f (.symtab, else .dynsym); 0, -ENOENT, -ENOEXEC
+ * or -ENOMEM.  Process context; sleeps.  (uelfk.c) */
+int stp_elf_func_offset(struct file *f, const char *name,
+			unsigned long *offset);
 /* ---- uprocess.c ---- */
 /* stp_uprocess_register - attach the STP_PROBE_PROC_BEGIN/END and
  * STP_PROBE_THREAD_BEGIN/END probes (process[("PATH")].begin/.end,
@@ -174,6 +189,14 @@ void stp_uprocess_unregister(void);
  * each path of the STP_PROBE_PROCFS probes.  Returns 0 or -errno
  * (reported; then nothing is left).  Process context; sleeps. */
 int stp_procfs_register(void);
+/* stp_netfilter_register - register a netfilter hook in the initial
+ * network namespace for each STP_PROBE_NETFILTER probe.  Returns 0 or
+ * -errno (after reporting it, nothing left registered).  Process
+ * context, may sleep. */
+int stp_netfilter_register(void);
+/* stp_netfilter_unregister - unregister them (nf_unregister_net_hook
+ * waits for running hooks).  Process context, may sleep. */
+void stp_netfilter_unregister(void);
 /* stp_procfs_unregister - remove them, waiting for reads and writes in
  * progress.  Idempotent.  Process context; sleeps. */
 void stp_procfs_unregister(void);

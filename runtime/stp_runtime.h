@@ -23,6 +23,8 @@
 #include <linux/spinlock.h>
 #include <linux/moduleparam.h>
 #include <linux/ctype.h>
+#include <linux/version.h>   /* LINUX_VERSION_CODE, KERNEL_VERSION() for
+                                * embedded C of guru scripts */
 #include <uapi/linux/perf_event.h>  /* PERF_TYPE_*, PERF_COUNT_* (perf probes) */
 
 #ifndef MAXSTRINGLEN
@@ -619,6 +621,21 @@ void stp_tv_appendf(char *dst, const char *fmt, ...)
 void stp_tv_kstr(struct stp_context *c, char *dst, unsigned long addr,
 		 long max);
 
+/* ---- user programs' target variables (uvars.c) ---- */
+/* stp_ubias - the load bias of file @path (absolute) in the current
+ * process: its mapping of file offset 0 less @vaddr0 (page-aligned
+ * p_vaddr of its first PT_LOAD); 0 and an error at @loc when it is not
+ * mapped.  Context: any; never sleeps (mmap_read_trylock). */
+unsigned long stp_ubias(struct stp_context *c, const char *path,
+			unsigned long vaddr0, const char *loc);
+/* stp_tv_ustr - stp_tv_kstr() for the current task's user memory. */
+void stp_tv_ustr(struct stp_context *c, char *dst, unsigned long addr,
+		 long max);
+/* stp_write_user - stp_write_kernel() for the current task's user
+ * memory (copy_to_user_nofault).  Context: any; never sleeps. */
+void stp_write_user(struct stp_context *c, unsigned long addr, int size,
+		    u64 v, const char *loc);
+
 /* ---- fault-tolerant memory access (memory.c) ----
  * Reads of kernel or user memory for script code.  A bad address records
  * "kernel read fault at 0xADDR" (or "user read fault ...") at @loc and
@@ -735,13 +752,24 @@ enum stp_probe_kind {
 	STP_PROBE_THREAD_BEGIN,    /* a new thread of a process (path: of a
 	                            * process running that file), uprocess.c */
 	STP_PROBE_THREAD_END,      /* a thread other than the leader exits */
+	STP_PROBE_NETFILTER,       /* a netfilter hook: nf_hook, nf_pf,
+	                            * nf_priority (netfilter.c) */
 };
 
 struct kprobe;
 
+/* STP_PROBE_NETFILTER: what the hook puts in the context's tp_args (the
+ * netfilter tapset reads them): the struct sk_buff *, the const struct
+ * nf_hook_state *, and the address of the unsigned int verdict. */
+#define STP_NF_ARG_SKB 0
+#define STP_NF_ARG_STATE 1
+#define STP_NF_ARG_VERDICT 2
+
 struct stp_probe_desc {
 	enum stp_probe_kind kind;
 	const char *pp;            /* probe point text, for pp() */
+	const char *pn;            /* the alias (or point) the script named,
+	                            * for pn(); NULL: pp */
 	const char *loc;           /* script location of the probe "file:line:col" */
 	void (*handler)(struct stp_context *c);
 	u64 period_ns;             /* STP_PROBE_TIMER */
@@ -776,6 +804,12 @@ struct stp_probe_desc {
 	 * the target machine (resolved to an inode at module start; NULL for
 	 * process.begin/.end of every process) */
 	const char *path;
+	int pid;                   /* process(PID): fires only in that
+	                            * process (its tgid); 0: any.  A UPROBE
+	                            * with pid and no path: the program is
+	                            * the process's executable at module
+	                            * start and offset that of its function
+	                            * symbol (uelfk.c) */
 	unsigned long ref_ctr_offset; /* STP_PROBE_UPROBE: file offset of an
 	                            * SDT semaphore the kernel raises while the
 	                            * probe is registered, 0: none */
@@ -783,6 +817,7 @@ struct stp_probe_desc {
 	 * the hit path and this probe's handler inlined (generated with
 	 * stp_kprobe_hit, stp_hit.h); NULL: the runtime's generic one */
 	int (*kprobe_pre)(struct kprobe *kp, struct pt_regs *regs);
+	int nf_hook, nf_pf, nf_priority; /* STP_PROBE_NETFILTER */
 };
 
 struct stp_module_desc {
@@ -801,6 +836,10 @@ struct stp_module_desc {
 	 * runtime at module load (before init_globals), freed at unload. */
 	struct stp_map *const *maps;
 	int nmaps;
+	/* upaths - the user-space files (absolute paths) whose load bias
+	 * the code asks for (stp_ubias), NULL-terminated; resolved to their
+	 * inodes at module start (uvars.c). */
+	const char *const *upaths;
 };
 
 /* Defined by the generated code. */

@@ -30,6 +30,9 @@
 #include <linux/fs.h>
 #include <linux/namei.h>
 #include <linux/uprobes.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/task.h>
+#include <linux/file.h>
 #include "stp_internal.h"
 
 #ifndef STP_UPROBE_ENTRY_SLOTS
@@ -49,11 +52,22 @@ struct stp_up_rt {
 	struct uprobe_consumer uc;   /* first: container_of from the handlers */
 	const struct stp_probe_desc *p;
 	struct inode *inode;         /* held (igrab) while registered */
+	unsigned long offset;        /* p->offset, or process(PID)'s symbol's */
+	struct mm_struct *mm;        /* process(PID): its mm at registration,
+	                              * only compared (the breakpoint filter);
+	                              * NULL: any */
 	int registered;
 	spinlock_t lock;             /* slots */
 	size_t slot_size;
 	char *slots;                 /* [STP_UPROBE_ENTRY_SLOTS], or NULL */
 };
+
+/* stp_up_mine - does the hit in the current task count for @r: any
+ * process, or process(PID)'s only.  Context: any. */
+static inline int stp_up_mine(const struct stp_up_rt *r)
+{
+	return !r->p->pid || task_tgid_nr(current) == r->p->pid;
+}
 
 static struct stp_up_slot *stp_up_slot(struct stp_up_rt *r, int i)
 {
@@ -67,6 +81,9 @@ static int stp_up_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
 	struct stp_up_slot *s, *got = NULL;
 	unsigned long flags;
 	int i;
+
+	if (!stp_up_mine(r))
+		return 0;
 
 	spin_lock_irqsave(&r->lock, flags);
 	for (i = 0; i < STP_UPROBE_ENTRY_SLOTS; i++) {
@@ -99,10 +116,23 @@ static int stp_up_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
 static struct stp_up_rt *stp_ups;
 static int stp_nups;
 
+/* stp_up_filter - process(PID): plant the breakpoint only in that
+ * process's memory (other processes running the program never trap).
+ * Called by the kernel with the uprobe's consumer lock; no sleep. */
+static bool stp_up_filter(struct uprobe_consumer *uc,
+			  enum uprobe_filter_ctx ctx, struct mm_struct *mm)
+{
+	struct stp_up_rt *r = container_of(uc, struct stp_up_rt, uc);
+
+	return !r->mm || mm == r->mm;
+}
+
 static int stp_up_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct stp_up_rt *r = container_of(uc, struct stp_up_rt, uc);
 
+	if (!stp_up_mine(r))    /* not process(PID)'s: drop it there */
+		return r->mm ? UPROBE_HANDLER_REMOVE : 0;
 	stp_run_probe(r->p, regs, STP_STATE_RUNNING);
 	return 0;       /* keep the breakpoint in this mm */
 }
@@ -115,6 +145,8 @@ static int stp_up_ret_handler(struct uprobe_consumer *uc, unsigned long func,
 	unsigned long flags;
 	int i;
 
+	if (!stp_up_mine(r))
+		return 0;
 	if (!r->slots) {
 		stp_run_probe(r->p, regs, STP_STATE_RUNNING);
 		return 0;
@@ -161,6 +193,76 @@ static struct inode *stp_up_inode(const char *path)
 	return inode ? inode : ERR_PTR(-EINVAL);
 }
 
+/* stp_up_pid_mm - the mm of process @pid now (only to be compared), or
+ * NULL when there is no such process.  Process context; may sleep. */
+static struct mm_struct *stp_up_pid_mm(pid_t pid)
+{
+	struct task_struct *t;
+	struct mm_struct *mm = NULL;
+
+	rcu_read_lock();
+	t = pid_task(find_vpid(pid), PIDTYPE_PID);
+	if (t)
+		get_task_struct(t);
+	rcu_read_unlock();
+	if (t) {
+		mm = get_task_mm(t);
+		put_task_struct(t);
+		if (mm)
+			mmput(mm);      /* kept as a value to compare */
+	}
+	return mm;
+}
+
+/* stp_up_pid_inode - process(PID).function("NAME") built for another
+ * machine: the inode (igrab) of process PID's executable now, and
+ * r->offset that of its function NAME; an ERR_PTR (-ESRCH: no such
+ * process) after a message naming what failed.  Process context;
+ * sleeps. */
+static struct inode *stp_up_pid_inode(struct stp_up_rt *r)
+{
+	struct task_struct *t;
+	struct file *exe = NULL;
+	struct inode *inode;
+	int rc;
+
+	rcu_read_lock();
+	t = pid_task(find_vpid(r->p->pid), PIDTYPE_PID);
+	if (t)
+		get_task_struct(t);
+	rcu_read_unlock();
+	if (t) {
+		struct mm_struct *mm = get_task_mm(t);
+
+		put_task_struct(t);
+		if (mm) {
+			rcu_read_lock();
+			exe = rcu_dereference(mm->exe_file);
+			if (exe && !get_file_rcu(exe))
+				exe = NULL;
+			rcu_read_unlock();
+			mmput(mm);
+		}
+	}
+	if (!exe) {
+		stp_ctl_send_text(STP_MSG_ERROR, "ERROR: probe %s: no process "
+				  "%d (or it runs no program) near %s\n", r->p->pp,
+				  r->p->pid, r->p->loc ? r->p->loc : "?");
+		return ERR_PTR(-ESRCH);
+	}
+	rc = stp_elf_func_offset(exe, r->p->symbol, &r->offset);
+	inode = rc ? ERR_PTR(rc) : igrab(file_inode(exe));
+	if (!inode)
+		inode = ERR_PTR(-ENOENT);
+	if (rc)
+		stp_ctl_send_text(STP_MSG_ERROR, "ERROR: probe %s: the program "
+				  "of process %d has no function %s (rc %d) near "
+				  "%s\n", r->p->pp, r->p->pid, r->p->symbol, rc,
+				  r->p->loc ? r->p->loc : "?");
+	fput(exe);
+	return inode;
+}
+
 static void stp_up_report(const struct stp_up_rt *r, int rc)
 {
 	stp_ctl_send_text(STP_MSG_ERROR,
@@ -187,7 +289,11 @@ int stp_uprobes_register(void)
 			stp_ups[stp_nups++].p = &stp_module.probes[i];
 	for (i = 0; i < stp_nups; i++) {
 		struct stp_up_rt *r = &stp_ups[i];
-		struct inode *inode = r->p->path ? stp_up_inode(r->p->path) :
+		struct inode *inode;
+
+		r->offset = r->p->offset;
+		inode = r->p->path ? stp_up_inode(r->p->path) :
+				      r->p->pid ? stp_up_pid_inode(r) :
 						   ERR_PTR(-EINVAL);
 
 		rc = IS_ERR(inode) ? PTR_ERR(inode) : 0;
@@ -207,8 +313,12 @@ int stp_uprobes_register(void)
 				r->uc.ret_handler = stp_up_ret_handler;
 			else
 				r->uc.handler = stp_up_handler;
+			if (r->p->pid) {
+				r->mm = stp_up_pid_mm(r->p->pid);
+				r->uc.filter = stp_up_filter;
+			}
 			if (!rc)
-				rc = uprobe_register_refctr(inode, r->p->offset,
+				rc = uprobe_register_refctr(inode, r->offset,
 							    r->p->ref_ctr_offset,
 							    &r->uc);
 		}
@@ -245,6 +355,17 @@ int stp_uprobes_register(void)
 	return 0;
 }
 
+struct inode *stp_uprobes_inode(const char *path)
+{
+	int i;
+
+	for (i = 0; i < stp_nups; i++)
+		if (stp_ups[i].inode && stp_ups[i].p->path &&
+		    !strcmp(stp_ups[i].p->path, path))
+			return stp_ups[i].inode;
+	return NULL;
+}
+
 void stp_uprobes_unregister(void)
 {
 	int i;
@@ -256,7 +377,7 @@ void stp_uprobes_unregister(void)
 
 		if (r->registered) {
 			/* waits for handlers of this consumer to finish */
-			uprobe_unregister(r->inode, r->p->offset, &r->uc);
+			uprobe_unregister(r->inode, r->offset, &r->uc);
 			r->registered = 0;
 			cond_resched();
 		}

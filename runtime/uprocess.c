@@ -50,7 +50,21 @@ struct stp_proc_probe {
 struct stp_proc_seen {
 	pid_t tgid;                /* 0: free slot */
 	struct inode *inode;
+	unsigned long ended;       /* jiffies (| 1) when the process ended,
+	                            * 0: running.  An ended entry is kept for
+	                            * STP_PROC_LINGER: a joined thread may
+	                            * reach sched_process_exit after its
+	                            * leader ended the group. */
 };
+
+#define STP_PROC_LINGER HZ
+
+/* stp_proc_stale - @s is free or ended long enough ago to be reused. */
+static int stp_proc_stale(const struct stp_proc_seen *s)
+{
+	return !s->tgid || (s->ended &&
+			    time_after(jiffies, s->ended + STP_PROC_LINGER));
+}
 
 struct stp_proc_work {
 	struct callback_head cb;
@@ -80,7 +94,9 @@ static void stp_proc_run(enum stp_probe_kind kind, struct inode *inode)
 	int i;
 
 	for (i = 0; i < stp_nprocs; i++)
-		if (stp_procs[i].p->kind == kind && stp_procs[i].inode == inode)
+		if (stp_procs[i].p->kind == kind && stp_procs[i].inode == inode &&
+		    (!stp_procs[i].p->pid ||
+		     stp_procs[i].p->pid == task_tgid_nr(current)))
 			stp_run_probe(stp_procs[i].p, NULL, STP_STATE_RUNNING);
 }
 
@@ -151,12 +167,13 @@ static void stp_proc_note(pid_t tgid, struct inode *inode)
 	for (i = 0; i < STP_PROC_TABLE; i++) {
 		if (stp_proc_seen[i].tgid == tgid)
 			stp_proc_seen[i].tgid = 0;
-		if (!stp_proc_seen[i].tgid && free_slot < 0)
+		if (stp_proc_stale(&stp_proc_seen[i]) && free_slot < 0)
 			free_slot = i;
 	}
 	if (inode && free_slot >= 0) {
 		stp_proc_seen[free_slot].tgid = tgid;
 		stp_proc_seen[free_slot].inode = inode;
+		stp_proc_seen[free_slot].ended = 0;
 	}
 	spin_unlock_irqrestore(&stp_proc_lock, flags);
 	if (inode && free_slot < 0)
@@ -164,7 +181,8 @@ static void stp_proc_note(pid_t tgid, struct inode *inode)
 }
 
 /* stp_proc_forget - the inode process @tgid ran (from the table), and
- * forget it (unless @keep); NULL when it is not there. */
+ * mark the process ended (unless @keep: a thread's exit, which may come
+ * shortly after the group's end); NULL when it is not there. */
 static struct inode *stp_proc_forget(pid_t tgid, int keep)
 {
 	unsigned long flags;
@@ -173,10 +191,12 @@ static struct inode *stp_proc_forget(pid_t tgid, int keep)
 
 	spin_lock_irqsave(&stp_proc_lock, flags);
 	for (i = 0; i < STP_PROC_TABLE; i++)
-		if (stp_proc_seen[i].tgid == tgid) {
+		if (stp_proc_seen[i].tgid == tgid &&
+		    !stp_proc_stale(&stp_proc_seen[i]) &&
+		    (keep || !stp_proc_seen[i].ended)) {
 			inode = stp_proc_seen[i].inode;
 			if (!keep)
-				stp_proc_seen[i].tgid = 0;
+				stp_proc_seen[i].ended = jiffies | 1;
 			break;
 		}
 	spin_unlock_irqrestore(&stp_proc_lock, flags);

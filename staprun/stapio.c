@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <wordexp.h>
 #include <signal.h>
 #include <poll.h>
 #include <dirent.h>
@@ -593,12 +594,24 @@ static pid_t target_pid;
 static int target_release_fd = -1;    /* write end: releases the child */
 static int target_done;
 
-/* start_target - fork `sh -c CMD`, held until release_target(). */
+/* start_target - fork CMD, held until release_target(): CMD is split
+ * into words as the shell would (wordexp(3): quotes, variables, globs,
+ * but no command substitution) and executed directly, so that target()
+ * is the command itself, as in SystemTap, whatever /bin/sh does. */
 static void start_target(const char *cmd)
 {
-	int p[2];
+	int p[2], rc;
 	char c;
+	wordexp_t we;
 
+	rc = wordexp(cmd, &we, WRDE_NOCMD | WRDE_SHOWERR);
+	if (rc == WRDE_CMDSUB)
+		die("-c '%s': command substitution is not allowed", cmd);
+	if (rc != 0)
+		die("-c '%s': cannot split into words (wordexp error %d)", cmd,
+		    rc);
+	if (we.we_wordc == 0)
+		die("-c: empty command");
 	if (pipe2(p, O_CLOEXEC) != 0)
 		die("pipe: %s", strerror(errno));
 	target_pid = fork();
@@ -609,10 +622,12 @@ static void start_target(const char *cmd)
 		/* run only when released: EOF means stapio gave up */
 		if (read(p[0], &c, 1) != 1)
 			_exit(127);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		fprintf(stderr, "stapio: cannot run /bin/sh: %s\n", strerror(errno));
+		execvp(we.we_wordv[0], we.we_wordv);
+		fprintf(stderr, "stapio: cannot run %s: %s\n", we.we_wordv[0],
+			strerror(errno));
 		_exit(127);
 	}
+	wordfree(&we);
 	close(p[0]);
 	target_release_fd = p[1];
 }
@@ -787,10 +802,10 @@ int main(int argc, char **argv)
 			if (!load_only)
 				open_input();
 			if (load_only) {
-				/* leave it running without a reader */
+				/* leave it running without a reader: what it
+				 * printed so far stays in the relay buffers
+				 * for the next stapio that attaches */
 				send_cmd(STP_MSG_DETACH);
-				read_streams();
-				emit(1);
 				detached = 1;
 				return 0;
 			}
@@ -805,8 +820,10 @@ int main(int argc, char **argv)
 			exit_sent = 1;
 			send_cmd_async(STP_MSG_EXIT);
 		}
-		read_streams();
-		emit(0);
+		if (!load_only) {  /* -L leaves the output to -A */
+			read_streams();
+			emit(0);
+		}
 		if (input_fd >= 0 && exit_sent) {
 			close(input_fd);        /* the run is ending */
 			input_fd = -1;

@@ -11,6 +11,7 @@
 #include "elaborate/elaborate.h"
 #include "parse/parse.h"
 #include "session.h"
+#include "remote.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -38,6 +39,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: stap [options] FILE [ARGS...]        run a script file\n"
+"   or: stap [options] - [ARGS...]           run the script on stdin\n"
 "   or: stap [options] -e SCRIPT [ARGS...]   run a script given inline\n"
 "Options:\n"
 "  -p NUM      stop after pass NUM (1 parse, 2 elaborate, 3 translate,\n"
@@ -61,8 +63,16 @@ static void usage(FILE *f)
 "  -s NUM      output buffer size in MB (passed to staprun)\n"
 "  -b          bulk (per-CPU) output (passed to staprun)\n"
 "  -V          print the version\n"
+"  -d MODULE, --all-modules, --ldd\n"
+"              accepted: kernel symbols come from kallsyms at run time\n"
+"  --skip-badvars   a target variable that cannot be resolved reads as 0\n"
+"                   (with a warning) instead of failing pass 2\n"
+"  options may follow the script name; words after -- are arguments\n"
 "  --sysroot=DIR    look for the kernel's /boot, debuginfo and modules\n"
 "                   under DIR (for -r KVER of another machine)\n"
+"  --remote=URL     run on ssh://[USER@]HOST[:PORT] or direct: (this\n"
+"                   host); repeatable: one build per kernel release\n"
+"  --remote-prefix  prefix each output line with \"N: \" (N: the --remote)\n"
 "  --btf            resolve kernel types and parameters from BTF only,\n"
 "                   even when DWARF debuginfo is installed\n"
 "  --disable-cache  neither use nor fill the module cache\n"
@@ -122,7 +132,8 @@ static char *path_env(const char *var, const char *dflt)
  * with staprun -R (inserted as stap_<hash prefix>_<pid>).  With -m NAME
  * the module is neither looked up nor stored: it keeps its exact name. */
 enum { OPT_DISABLE_CACHE = 0x100, OPT_POISON_CACHE, OPT_CLEAN_CACHE,
-       OPT_SYSROOT, OPT_BTF };
+       OPT_SYSROOT, OPT_BTF, OPT_REMOTE, OPT_REMOTE_PREFIX,
+       OPT_SYMBOLS_ALL, OPT_SKIP_BADVARS };
 
 static struct {
 	int disable, poison, clean;   /* --disable/poison/clean-cache */
@@ -266,11 +277,19 @@ static int parse_options(struct session *s, int argc, char **argv)
 		{ "clean-cache", no_argument, NULL, OPT_CLEAN_CACHE },
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 		{ "btf", no_argument, NULL, OPT_BTF },
+		{ "remote", required_argument, NULL, OPT_REMOTE },
+		{ "remote-prefix", no_argument, NULL, OPT_REMOTE_PREFIX },
+		{ "all-modules", no_argument, NULL, OPT_SYMBOLS_ALL },
+		{ "ldd", no_argument, NULL, OPT_SYMBOLS_ALL },
+		{ "skip-badvars", no_argument, NULL, OPT_SKIP_BADVARS },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 	s->last_pass = 5;
-	while ((c = getopt_long(argc, argv, "+hVvkgbwup:e:m:r:o:I:D:R:c:x:s:G:S:T:Fl:L:",
+	/* GNU getopt permutes, as SystemTap's option parsing does: options
+	 * may come before or after the script name and its arguments
+	 * (`stap s.stp -x PID ARG`); every word after `--` is an argument */
+	while ((c = getopt_long(argc, argv, "hVvkgbwup:e:m:r:o:I:D:R:c:x:s:G:S:T:Fl:L:d:",
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h': usage(stdout); exit(0);
@@ -324,6 +343,16 @@ static int parse_options(struct session *s, int argc, char **argv)
 		case 'G': vec_push(&module_params, xstrdup(optarg)); break;
 		case OPT_SYSROOT: s->sysroot = optarg; break;
 		case OPT_BTF: s->btf_only = 1; break;
+		case OPT_REMOTE:
+			if (remote_add(optarg) < 0)
+				return -1;
+			break;
+		case OPT_REMOTE_PREFIX: remote_set_prefix(); break;
+		case 'd': case OPT_SYMBOLS_ALL:
+			/* kernel symbols (of every module) come from kallsyms
+			 * at run time: nothing to add to the module */
+			break;
+		case OPT_SKIP_BADVARS: s->skip_badvars = 1; break;
 		default:
 			if (cache_option(c))
 				break;
@@ -428,6 +457,7 @@ static int run_passes(struct session *s)
 	cfg.guru_mode = s->guru;
 	parse_set_config(&cfg);
 	parse_set_args(s->nargs, s->args);
+	load_tapset_macros(s);
 	s->user = parse_script(s->script_file, s->script_text, 0);
 	if (!s->user) {
 		diag_summary("Pass 1 (parse)");
@@ -527,6 +557,8 @@ int main(int argc, char **argv)
 	int rc;
 	if (parse_options(&s, argc, argv) < 0)
 		return 1;
+	if (remote_active() && !s.list_pattern)
+		return remote_main(&s, argc, argv);   /* remote.c */
 	setup_paths(&s);
 	if (s.last_pass >= 3) {
 		const char *td = getenv("TMPDIR");

@@ -37,6 +37,8 @@ enum dp_kind {
 	DP_PROC_END,     /* process[("PATH")].end */
 	DP_THREAD_BEGIN, /* process[("PATH")].thread.begin */
 	DP_THREAD_END,   /* process[("PATH")].thread.end */
+	DP_NETFILTER,    /* netfilter.hook("H").pf("PF"): nf_hook, nf_pf,
+	                  * nf_priority */
 };
 
 struct dbg_function;
@@ -76,8 +78,12 @@ struct derived_probe {
 	int64_t procfs_maxsize;     /* .read: bytes of the read buffer, 0:
 	                             * the default (STP_PROCFS_BUFSIZE) */
 	int64_t procfs_umask;       /* -1: none given */
+	int nf_hook, nf_pf, nf_priority; /* DP_NETFILTER: hook number,
+	                             * protocol family (NFPROTO_*), priority */
 	int64_t ref_ctr;            /* DP_UPROBE of an SDT marker: file offset
 	                             * of its semaphore, 0: none */
+	int64_t pid;                /* DP_UPROBE, DP_PROC_*: process(PID):
+	                             * fires only in that process; 0: any */
 	char *path;                 /* DP_UPROBE, DP_PROC_*: the program's
 	                             * absolute path in the target (NULL:
 	                             * every process) */
@@ -102,6 +108,7 @@ struct session {
 	const char *kernel_build;   /* the kbuild directory for it */
 	const char *sysroot;        /* --sysroot: root of the target's files */
 	int btf_only;               /* --btf: no DWARF even if installed */
+	int skip_badvars;           /* --skip-badvars: unresolvable $vars read 0 */
 	const char *output_file;    /* -o */
 	int keep_tmpdir;            /* -k */
 	int guru;                   /* -g */

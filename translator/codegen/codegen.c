@@ -655,12 +655,17 @@ static int gen_globals(struct session *s, struct strbuf *o)
 			strbuf_printf(o, "static DEFINE_PER_CPU(s64, g_%s_pcpu);"
 				      "  /* per-CPU updates, pcpu.c */\n",
 				      g->name);
+		/* a global named like a kernel macro (ATTR_MODE): the
+		 * macro is out of the way for the parameter's name only */
+		strbuf_printf(o, "#pragma push_macro(\"%s\")\n#undef %s\n",
+			      g->name, g->name);
 		if (g->type == TYPE_STRING)
 			strbuf_printf(o, "module_param_string(%s, g_%s, "
 				      "MAXSTRINGLEN, 0);\n", g->name, g->name);
 		else
 			strbuf_printf(o, "module_param_cb(%s, &stp_param_ops_s64, "
 				      "&g_%s, 0);\n", g->name, g->name);
+		strbuf_printf(o, "#pragma pop_macro(\"%s\")\n", g->name);
 		free(d);
 		free(n);
 	}
@@ -725,6 +730,7 @@ static const char *kind_name(enum dp_kind k)
 	case DP_NEVER: return "STP_PROBE_NEVER";
 	case DP_ERROR: return "STP_PROBE_ERROR";
 	case DP_PROCFS: return "STP_PROBE_PROCFS";
+	case DP_NETFILTER: return "STP_PROBE_NETFILTER";
 	case DP_UPROBE: return "STP_PROBE_UPROBE";
 	case DP_PROC_BEGIN: return "STP_PROBE_PROC_BEGIN";
 	case DP_PROC_END: return "STP_PROBE_PROC_END";
@@ -841,6 +847,18 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 		char *h = handler_name(s, d);
 		strbuf_printf(o, "\t{ .kind = %s, .pp = %s, .loc = %s,\n"
 			      "\t  .handler = %s", kind_name(d->kind), pp, l, h);
+		{
+			/* pn(): the alias the script's point matched, or
+			 * the point as the script wrote it */
+			const char *ch = d->probe->alias_chain, *k;
+			char *pn = ch ? xstrdup((k = strrchr(ch, '<')) ? k + 3 : ch)
+				      : probe_point_str(d->probe->user_point ?
+						d->probe->user_point : d->point);
+			char *q = c_quote(pn, strlen(pn));
+			strbuf_printf(o, ", .pn = %s", q);
+			free(q);
+			free(pn);
+		}
 		if (d->entry_n)
 			strbuf_printf(o, ",\n\t  .entry_handler = %s_entry, "
 				      ".entry_size = sizeof(struct %s_edata)",
@@ -880,6 +898,10 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 				      (long long)d->procfs_umask);
 			free(path);
 		}
+		if (d->kind == DP_NETFILTER)
+			strbuf_printf(o, ",\n\t  .nf_hook = %d, .nf_pf = %d, "
+				      ".nf_priority = %d", d->nf_hook, d->nf_pf,
+				      d->nf_priority);
 		if (d->path) {  /* DP_UPROBE, DP_PROC_* */
 			char *path = c_quote(d->path, strlen(d->path));
 			strbuf_printf(o, ",\n\t  .path = %s", path);
@@ -891,6 +913,8 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 				      (unsigned long long)d->offset,
 				      d->is_return,
 				      (unsigned long long)d->ref_ctr);
+		if (d->pid)     /* process(PID) */
+			strbuf_printf(o, ", .pid = %lld", (long long)d->pid);
 		if (d->kind == DP_UPROBE && d->symbol) {  /* for probefunc() */
 			char *sym = c_quote(d->symbol, strlen(d->symbol));
 			strbuf_printf(o, ", .symbol = %s", sym);
@@ -1004,13 +1028,15 @@ int codegen(struct session *s, struct strbuf *o)
 	if (gen_kaddr(s, o) < 0)
 		rc = -1;
 	gen_kprobe_pres(s, o);
+	gen_upaths(o);
 	dump = gen_dump_probe(s, o);
 	gen_probe_table(s, o, dump);
 	strbuf_printf(o, "const struct stp_module_desc stp_module = {\n"
 		      "\t.script_name = %s,\n\t.probes = stp_probes,\n"
 		      "\t.nprobes = %d,\n\t.init_globals = stp_init_globals,\n"
 		      "\t.locks = stp_global_locks,\n\t.nlocks = %d,\n"
-		      "\t.maps = stp_maps,\n\t.nmaps = STP_NMAPS,\n};\n",
+		      "\t.maps = stp_maps,\n\t.nmaps = STP_NMAPS,\n"
+		      "\t.upaths = stp_upaths,\n};\n",
 		      q, s->derived.n + dump, s->globals.n);
 	free(q);
 	return rc;

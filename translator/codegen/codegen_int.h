@@ -117,5 +117,10 @@ int names_frame(const char *body);
 /* frame_used_locals - append to @frame the declarations of the locals of
  * @v that the generated @body references (f->l_NAME); returns how many. */
 int frame_used_locals(struct strbuf *frame, struct vec *v, const char *body);
+/* gen_upaths - append to @o the NULL-terminated table stp_upaths of
+ * the user-space files the code so far in @o asks the load bias of
+ * (stp_ubias), for runtime/uvars.c to resolve at module start.
+ * (upaths.c) */
+void gen_upaths(struct strbuf *o);
 
 #endif

@@ -606,7 +606,8 @@ static char *gen_ternary(struct gen *g, struct expr *e)
 {
 	char *t, *cond;
 	int k;
-	if (g->dp && tvar_const_cond(g->s, g->dp, e->a, &k))
+	/* @defined decides it (also in functions, for @cast) */
+	if (tvar_const_cond(g->s, g->dp, e->a, &k))
 		return gen_expr(g, k ? e->b : e->c);
 	t = new_temp(g, e->type);
 	cond = gen_expr(g, e->a);
@@ -1012,7 +1013,7 @@ void gen_stmt(struct gen *g, struct stmt *st)
 		free(v);
 		break;
 	case S_IF:
-		if (g->dp && tvar_const_cond(g->s, g->dp, st->e, &k)) {
+		if (tvar_const_cond(g->s, g->dp, st->e, &k)) {
 			gen_stmt(g, k ? st->body : st->els);
 			break;
 		}

@@ -4,7 +4,8 @@
  *
  * The position is kept as one C expression of type unsigned long, either
  * an address in kernel memory (DL_ADDR) or a value (DL_VALUE); every read
- * goes through stp_read_kernel(), so a bad pointer is a script error that
+ * goes through stp_read_kernel() (stp_read_user() for paths of a user
+ * program's DWARF, tv_path.user), so a bad pointer is a script error that
  * names the script location.
  */
 #include "codegen_int.h"
@@ -18,6 +19,7 @@ struct pos {
 	int kind;          /* DL_ADDR / DL_VALUE */
 	char *c;           /* C expression, unsigned long */
 	struct ctype *t;
+	int user;          /* memory is the current task's user memory */
 };
 
 /* at_loc - @c_expr with the placeholder LOC replaced by @loc_lit. */
@@ -56,8 +58,9 @@ static char *value_of(struct pos *p, const char *loc)
 		size = 8;
 	if (p->kind == DL_VALUE)
 		return xasprintf("(%s(%s))", read_cast(p->t), p->c);
-	return xasprintf("(%sstp_read_kernel(c, (unsigned long)(%s), %d, %s))",
-			 read_cast(p->t), p->c, size, loc);
+	return xasprintf("(%sstp_read_%s(c, (unsigned long)(%s), %d, %s))",
+			 read_cast(p->t), p->user ? "user" : "kernel", p->c,
+			 size, loc);
 }
 
 /* base - the position of @path's base */
@@ -66,6 +69,7 @@ static void base(struct gen *g, const struct tv_path *path, const char *loc,
 {
 	p->kind = path->kind;
 	p->t = path->type;
+	p->user = path->user;
 	p->c = path->cast_operand ? gen_expr(g, path->cast_operand)
 				  : at_loc(path->c_expr, loc);
 }
@@ -77,7 +81,10 @@ static void step(struct gen *g, struct pos *p, const struct tv_step *s,
 	char *b, *n;
 	if (s->is_index) {
 		char *idx = gen_expr(g, s->index);
-		b = p->t->kind == CT_ARRAY ? xstrdup(p->c) : value_of(p, loc);
+		/* an array, or a struct in memory (@cast(p, "T")[i]), is
+		 * indexed from its address; a pointer from its value */
+		b = p->t->kind == CT_ARRAY || p->t->kind == CT_STRUCT ||
+		    p->t->kind == CT_UNION ? xstrdup(p->c) : value_of(p, loc);
 		n = xasprintf("((unsigned long)(%s) + (unsigned long)(%s) * "
 			      "%lluUL)", b, idx, (unsigned long long)s->n);
 		free(idx);
@@ -157,7 +164,7 @@ static void pretty_struct(struct gen *g, struct pos *p, int depth,
 	emit_append(g, buf, "\"{\"");
 	for (i = 0; i < t->nmembers && shown < PRETTY_MEMBERS; i++) {
 		struct ctype_member *m = &t->members[i];
-		struct pos q = { DL_ADDR, NULL, m->type };
+		struct pos q = { DL_ADDR, NULL, m->type, p->user };
 		char *lit;
 		if (m->bit_size)
 			continue;
@@ -186,8 +193,9 @@ static void pretty(struct gen *g, struct pos *p, int depth, const char *buf,
 		return;
 	case CT_ARRAY:
 		if (is_char_ptr(p->t) && p->kind == DL_ADDR) {
-			emit(g, "stp_tv_kstr(c, %s, (unsigned long)(%s), "
-			     "%lld);", buf, p->c, (long long)(p->t->nelems > 0 ?
+			emit(g, "stp_tv_%cstr(c, %s, (unsigned long)(%s), "
+			     "%lld);", p->user ? 'u' : 'k', buf, p->c,
+			     (long long)(p->t->nelems > 0 ?
 							      p->t->nelems : 64));
 			return;
 		}
@@ -196,8 +204,8 @@ static void pretty(struct gen *g, struct pos *p, int depth, const char *buf,
 	case CT_PTR:
 		v = value_of(p, loc);
 		if (is_char_ptr(p->t))
-			emit(g, "stp_tv_kstr(c, %s, (unsigned long)%s, 64);",
-			     buf, v);
+			emit(g, "stp_tv_%cstr(c, %s, (unsigned long)%s, 64);",
+			     p->user ? 'u' : 'k', buf, v);
 		else
 			emit(g, "stp_tv_appendf(%s, \"0x%%llx\", "
 			     "(unsigned long long)%s);", buf, v);
@@ -323,8 +331,8 @@ void tvar_gen_store(struct gen *g, struct expr *e, const char *value)
 		emit(g, "stp_set_reg(c, %d, (unsigned long)(%s));",
 		     path.store_reg, value);
 	else
-		emit(g, "stp_write_kernel(c, (unsigned long)(%s), %d, (u64)(%s), "
-		     "%s);", p.c, size, value, loc);
+		emit(g, "stp_write_%s(c, (unsigned long)(%s), %d, (u64)(%s), "
+		     "%s);", p.user ? "user" : "kernel", p.c, size, value, loc);
 	check_error(g);
 	free(loc);
 }

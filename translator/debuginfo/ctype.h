@@ -51,6 +51,8 @@ struct ctype {
 	int is_char;              /* CT_INT of a char type (char, signed char,
 	                           * unsigned char): char * and char[] print as
 	                           * strings in $var$ / $$vars forms */
+	int user;                 /* a type of a user-space program's DWARF:
+	                           * what it points to is in user memory */
 	struct ctype *target;     /* CT_PTR: pointee; CT_ARRAY: element */
 	int64_t nelems;           /* CT_ARRAY: element count, -1 if unknown
 	                           * (flexible array member) */

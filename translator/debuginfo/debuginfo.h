@@ -25,6 +25,11 @@
  *    SIZE, LOC)` (fault-tolerant), `c->tp_args[i]` (tracepoint arguments)
  *    and `stp_kaddr(LINKADDR)` (a link-time kernel address relocated by
  *    the running kernel's KASLR offset);
+ *  - for user-space programs (udwarf.h): `stp_read_user(c, ADDR, SIZE,
+ *    LOC)` and `stp_ubias(c, "PATH", VADDR0, LOC)` (the load bias of the
+ *    target machine's file PATH in the current process: PATH's mapping
+ *    of file offset 0 less VADDR0, its first PT_LOAD's page-aligned
+ *    p_vaddr) added to a link-time address;
  *  - GNU statement expressions ({ ... }) are allowed for multi-step
  *    DWARF expressions.
  * LOC is the C string literal of the script location, passed in by the
@@ -88,6 +93,8 @@ struct dbg_query {
 	                             * ("net/ipv4/" "*.c") or NULL */
 	int line;                   /* 0: none; N: the line (statement probes,
 	                             * or the function declared at that line) */
+	int line_end;               /* statement probes: lines line..line_end
+	                             * (":N-M", ":*"); 0: line alone */
 	unsigned flags;
 #define DBG_Q_INLINE   1u           /* .inline: inline instances only */
 #define DBG_Q_CALL     2u           /* .call / .return: out-of-line only */
@@ -160,5 +167,12 @@ struct dbg_provider *dbg_provider_for(struct session *s);
 /* dbg_btf_for - the session's BTF provider (for tracepoints, which BTF
  * always describes), or NULL after a diagnostic.  (debuginfo.c) */
 struct dbg_provider *dbg_btf_for(struct session *s);
+
+/* dbg_module_names - append (malloc'd) to @out the names of the kernel
+ * modules of s->kernel_release (under --sysroot) whose name matches the
+ * shell wildcard @pattern, sorted: every *.ko of its modules tree and of
+ * its debuginfo tree, named as the kernel names them ('-' read as '_').
+ * Returns how many were added (0 when none matches). */
+int dbg_module_names(struct session *s, const char *pattern, struct vec *out);
 
 #endif

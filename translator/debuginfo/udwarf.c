@@ -1,243 +1,303 @@
 /* udwarf.c - target variables of user-space functions from the program's
- * own DWARF (see udwarf.h).  Deliberately small: values in registers at
- * the function's entry and scalar types only, so no generated read ever
- * touches memory (kernel reads of a user address would be wrong, and
- * user pointers are followed with user_long() & co by scripts). */
+ * (or library's) own DWARF (see udwarf.h): the kernel side's DWARF
+ * provider (dwarf/) on the program's file, its dw_mod marked user so that
+ * every generated memory read is stp_read_user() and static addresses are
+ * relocated by the file's load bias in the current process; separate
+ * debuginfo is found by build-id under /usr/lib/debug/.build-id. */
 #include "debuginfo/debuginfo.h"
+#include "dwarf/dwarf_int.h"
+
+#include <gelf.h>
 
 #include <dwarf.h>
 #include <fnmatch.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-struct udw_fn {
-	Dwarf *dw;
-	Dwarf_Die die;
-	uint64_t entry;
-	int is_return;
-};
+/* ---- the program's DWARF through the kernel side's provider ---- */
 
-struct find_arg {
-	uint64_t addr;
-	Dwarf_Die found;
-	int ok;
-};
-
-static int find_cb(Dwarf_Die *die, void *arg)
+/* user_mod - the opened DWARF (and index) of ELF file @host, whose path
+ * in the target machine is @target; opened once per session.  NULL with
+ * *@why (heap, may be NULL) when it has none. */
+static struct dw_mod *user_mod(const char *host, const char *target,
+			       char **why)
 {
-	struct find_arg *a = arg;
-	Dwarf_Addr lo;
-	if (dwarf_lowpc(die, &lo) == 0 && lo == a->addr) {
-		a->found = *die;
-		a->ok = 1;
-		return DWARF_CB_ABORT;
+	static struct vec mods, failed;   /* struct dw_mod *, char * */
+	struct dw_mod *m;
+	const char *base;
+	char *err = NULL;
+	int i, fd;
+	for (i = 0; i < mods.n; i++) {
+		m = mods.items[i];
+		if (!strcmp(m->path, host))
+			return m;
 	}
-	return DWARF_CB_OK;
-}
-
-/* scalar_type - the ctype of DIE @die's DW_AT_type when it is an integer,
- * enum or pointer (pointers as unsigned 8-byte integers); NULL otherwise
- * (also for no type: void) */
-static struct ctype *scalar_type(Dwarf_Die *die)
-{
-	Dwarf_Attribute at;
-	Dwarf_Die t;
-	struct ctype *c;
-	Dwarf_Word enc = 0;
-	int tag, size;
-	if (!dwarf_attr_integrate(die, DW_AT_type, &at) ||
-	    !dwarf_formref_die(&at, &t))
-		return NULL;
-	while ((tag = dwarf_tag(&t)) == DW_TAG_typedef ||
-	       tag == DW_TAG_const_type || tag == DW_TAG_volatile_type ||
-	       tag == DW_TAG_restrict_type)
-		if (!dwarf_attr_integrate(&t, DW_AT_type, &at) ||
-		    !dwarf_formref_die(&at, &t))
+	for (i = 0; i < failed.n; i++)
+		if (!strcmp(failed.items[i], host)) {
+			*why = xasprintf("%s has no DWARF (build it with -g, "
+					 "or install its -dbg/-dbgsym package)",
+					 host);
 			return NULL;
-	c = xcalloc(1, sizeof(*c));
-	c->kind = CT_INT;
-	if (tag == DW_TAG_pointer_type) {
-		c->name = "unsigned long";
-		c->size = 8;
-		return c;
-	}
-	size = dwarf_bytesize(&t);
-	if ((tag != DW_TAG_base_type && tag != DW_TAG_enumeration_type) ||
-	    (size != 1 && size != 2 && size != 4 && size != 8)) {
-		free(c);
+		}
+	base = strrchr(target, '/');
+	m = dw_open_file(base ? base + 1 : target, host, &err);
+	if (!m) {
+		vec_push(&failed, xstrdup(host));
+		*why = xasprintf("%s has no DWARF (%s; build it with -g, or "
+				 "install its -dbg/-dbgsym package)", host,
+				 err ? err : "?");
+		free(err);
 		return NULL;
 	}
-	if (dwarf_attr(&t, DW_AT_encoding, &at))
-		dwarf_formudata(&at, &enc);
-	c->size = size;
-	c->is_signed = tag == DW_TAG_enumeration_type ||
-		       enc == DW_ATE_signed || enc == DW_ATE_signed_char;
-	c->name = dwarf_diename(&t) ? xstrdup(dwarf_diename(&t)) : "long";
-	return c;
+	m->user = 1;
+	m->upath = xstrdup(target);
+	fd = open(host, O_RDONLY);
+	if (fd >= 0) {
+		Elf *e;
+		size_t np, k;
+		elf_version(EV_CURRENT);
+		e = elf_begin(fd, ELF_C_READ, NULL);
+		if (e && elf_getphdrnum(e, &np) == 0)
+			for (k = 0; k < np; k++) {
+				GElf_Phdr ph;
+				if (gelf_getphdr(e, (int)k, &ph) &&
+				    ph.p_type == PT_LOAD) {
+					m->uvaddr0 = ph.p_vaddr & ~0xfffULL;
+					break;
+				}
+			}
+		if (e)
+			elf_end(e);
+		close(fd);
+	}
+	vec_push(&mods, m);
+	return m;
 }
 
 static int udw_lookup_var(struct dbg_provider *p, struct dbg_function *fn,
 			  const char *name, const char *loc_lit,
 			  struct dbg_location *out, char **why)
 {
-	struct udw_fn *u = fn->handle;
-	Dwarf_Die child;
-	struct strbuf names = {0};
-	(void)p;
-	(void)loc_lit;
-	if (dwarf_child(&u->die, &child) == 0)
-		do {
-			Dwarf_Attribute at;
-			Dwarf_Op *ops;
-			size_t nops;
-			const char *n = dwarf_diename(&child);
-			int regno = -1;
-			if (dwarf_tag(&child) != DW_TAG_formal_parameter || !n)
-				continue;
-			if (strcmp(n, name)) {
-				strbuf_printf(&names, " %s", n);
-				continue;
-			}
-			free(names.s);
-			/* in .return probes the value is read at the entry
-			 * (elaborate/tvar.c saves it there), so the entry's
-			 * location is the one */
-			if (dwarf_attr_integrate(&child, DW_AT_location, &at) &&
-			    dwarf_getlocation_addr(&at, u->entry, &ops, &nops,
-						   1) == 1 && nops == 1) {
-				if (ops[0].atom >= DW_OP_reg0 &&
-				    ops[0].atom <= DW_OP_reg15)
-					regno = ops[0].atom - DW_OP_reg0;
-				else if (ops[0].atom == DW_OP_regx &&
-					 ops[0].number <= 15)
-					regno = (int)ops[0].number;
-			}
-			if (regno < 0) {
-				*why = xstrdup("not in a register at the "
-					       "entry (only those are "
-					       "supported for user functions)");
-				return -1;
-			}
-			out->type = scalar_type(&child);
-			if (!out->type) {
-				*why = xstrdup("not an integer, enum or pointer");
-				return -1;
-			}
-			out->kind = DL_VALUE;
-			out->c_expr = xasprintf("stp_reg(c, %d)", regno);
-			return 0;
-		} while (dwarf_siblingof(&child, &child) == 0);
-	*why = xasprintf("not found; parameters:%s", names.len ?
-			 strbuf_str(&names) : " none");
-	free(names.s);
-	return -1;
-}
-
-static void udw_list_vars(struct dbg_provider *p, struct dbg_function *fn,
-			  enum dbg_var_set which, struct vec *names)
-{
-	struct udw_fn *u = fn->handle;
-	Dwarf_Die child;
-	(void)p;
-	if (which != DBG_PARAMS || dwarf_child(&u->die, &child) != 0)
-		return;
-	do
-		if (dwarf_tag(&child) == DW_TAG_formal_parameter &&
-		    dwarf_diename(&child))
-			vec_push(names, xstrdup(dwarf_diename(&child)));
-	while (dwarf_siblingof(&child, &child) == 0);
-}
-
-static struct ctype *udw_return_type(struct dbg_provider *p,
-				     struct dbg_function *fn)
-{
-	struct udw_fn *u = fn->handle;
-	(void)p;
-	return scalar_type(&u->die);
-}
-
-static struct ctype *udw_lookup_type(struct dbg_provider *p, const char *name,
-				     const char *module)
-{
-	(void)p;
-	(void)name;
-	(void)module;
-	return NULL;
+	return dw_lookup_var(p, fn, name, loc_lit, out, why);
 }
 
 static struct dbg_provider udw_provider = {
 	.name = "user-dwarf",
 	.lookup_var = udw_lookup_var,
-	.list_vars = udw_list_vars,
-	.return_type = udw_return_type,
-	.lookup_type = udw_lookup_type,
+	.list_vars = dw_list_vars,
+	.return_type = dw_return_type,
 };
 
-/* open_dwarf - the Dwarf of @host (the last one opened is kept: the
- * families ask about one program many times), or NULL */
-static Dwarf *open_dwarf(const char *host)
+int udwarf_is_user(const struct dbg_function *fn)
 {
-	static struct { char *host; Dwarf *dw; } cache;
-	if (!cache.host || strcmp(cache.host, host)) {
-		int fd = open(host, O_RDONLY);
-		free(cache.host);
-		cache.host = xstrdup(host);
-		cache.dw = fd < 0 ? NULL : dwarf_begin(fd, DWARF_C_READ);
-		/* the descriptor stays open with the Dwarf for the session */
+	return fn && fn->prov == &udw_provider;
+}
+
+/* func_die - the subprogram DIE of @m whose entry is @addr */
+static int func_die(struct dw_mod *m, uint64_t addr, Dwarf_Off *out)
+{
+	sqlite3_stmt *st;
+	int rc = -1;
+	if (sqlite3_prepare_v2(m->db, "SELECT die FROM funcs WHERE entry = ?1"
+			       " AND inlined = 0", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, (int64_t)addr);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*out = (Dwarf_Off)sqlite3_column_int64(st, 0);
+		rc = 0;
 	}
-	return cache.dw;
+	sqlite3_finalize(st);
+	return rc;
 }
 
-struct dbg_function *udwarf_function(const char *host, uint64_t addr,
-				     const char *name, int is_return)
+struct dbg_function *udwarf_function(const char *host, const char *target,
+				     uint64_t addr, const char *name,
+				     int is_return)
 {
-	struct dbg_function *fn = udwarf_at(host, addr, addr, name);
-	if (fn)
-		((struct udw_fn *)fn->handle)->is_return = is_return;
-	return fn;
+	(void)is_return;     /* values of .return probes are read at the
+	                      * entry (elaborate/tvar.c saves them there) */
+	return udwarf_at(host, target, addr, addr, name);
 }
 
-struct dbg_function *udwarf_at(const char *host, uint64_t addr, uint64_t pc,
-			       const char *name)
+struct dbg_function *udwarf_at(const char *host, const char *target,
+			       uint64_t addr, uint64_t pc, const char *name)
 {
-	Dwarf *dw = open_dwarf(host);
-	struct find_arg a = { .addr = addr };
-	Dwarf_Off off = 0, next;
-	size_t hsize;
+	char *why = NULL;
+	struct dw_mod *m = user_mod(host, target, &why);
 	struct dbg_function *fn;
-	struct udw_fn *u;
-	if (!dw)
+	struct dw_fn *h;
+	Dwarf_Off die;
+	free(why);
+	if (!m || func_die(m, addr, &die) < 0)
 		return NULL;
-	while (!a.ok && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL,
-				     NULL) == 0) {
-		Dwarf_Die cu;
-		if (dwarf_offdie(dw, off + hsize, &cu))
-			dwarf_getfuncs(&cu, find_cb, &a, 0);
-		off = next;
-	}
-	if (!a.ok)
-		return NULL;
-	u = xcalloc(1, sizeof(*u));
-	u->dw = dw;
-	u->die = a.found;
-	u->entry = pc;
+	h = xcalloc(1, sizeof(*h));
+	h->m = m;
+	h->die = die;
 	fn = xcalloc(1, sizeof(*fn));
 	fn->prov = &udw_provider;
 	fn->name = xstrdup(name);
 	fn->pc = pc;
 	fn->entry_pc = addr;
-	fn->handle = u;
+	fn->handle = h;
 	return fn;
+}
+
+int udwarf_inlines(const char *host, const char *target, const char *pattern,
+		   struct vec *out)
+{
+	char *why = NULL;
+	struct dw_mod *m = user_mod(host, target, &why);
+	sqlite3_stmt *st;
+	int n = 0;
+	free(why);
+	if (!m || sqlite3_prepare_v2(m->db, "SELECT name, die, entry FROM funcs"
+				     " WHERE inlined = 1 ORDER BY entry", -1,
+				     &st, NULL) != SQLITE_OK)
+		return 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		struct udwarf_inline *u;
+		struct dw_fn *h;
+		if (!name || fnmatch(pattern, name, 0))
+			continue;
+		u = xcalloc(1, sizeof(*u));
+		u->name = xstrdup(name);
+		u->addr = (uint64_t)sqlite3_column_int64(st, 2);
+		h = xcalloc(1, sizeof(*h));
+		h->m = m;
+		h->die = (Dwarf_Off)sqlite3_column_int64(st, 1);
+		u->fn = xcalloc(1, sizeof(*u->fn));
+		u->fn->prov = &udw_provider;
+		u->fn->name = xstrdup(name);
+		u->fn->pc = u->fn->entry_pc = u->addr;
+		u->fn->inlined = 1;
+		u->fn->handle = h;
+		vec_push(out, u);
+		n++;
+	}
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* module_mod - the dw_mod of @module ("PATH" of @cast/@var: a program or
+ * library, non-absolute names looked up in $PATH) or, NULL, of the
+ * program of @fn */
+static struct dw_mod *module_mod(struct session *s,
+				 const struct dbg_function *fn,
+				 const char *module, char **why)
+{
+	char *target = NULL, *host = NULL;
+	struct dw_mod *m;
+	if (!module) {
+		if (!udwarf_is_user(fn)) {
+			*why = xstrdup("no program named");
+			return NULL;
+		}
+		return ((struct dw_fn *)fn->handle)->m;
+	}
+	if (uelf_resolve(module, s->sysroot, &target, &host, why) < 0)
+		return NULL;
+	m = user_mod(host, target, why);
+	free(target);
+	free(host);
+	return m;
+}
+
+struct ctype *udwarf_lookup_type(struct session *s,
+				 const struct dbg_function *fn,
+				 const char *name, const char *module,
+				 char **why)
+{
+	struct dw_mod *m = module_mod(s, fn, module, why);
+	static const char *const tries[] = { "struct %s", "%s", "union %s",
+					     "enum %s" };
+	size_t i;
+	if (!m)
+		return NULL;
+	for (i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
+		char *full = xasprintf(tries[i], name);
+		Dwarf_Die d;
+		int rc = dw_find_type_die(m, full, &d);
+		free(full);
+		if (rc == 0)
+			return dw_ctype(m, &d);
+	}
+	*why = xasprintf("no type '%s' in the DWARF of %s", name, m->upath);
+	return NULL;
+}
+
+int udwarf_lookup_global(struct session *s, const struct dbg_function *fn,
+			 const char *name, const char *file,
+			 const char *module, const char *loc_lit,
+			 struct dbg_location *out, char **why)
+{
+	struct dw_mod *m = module_mod(s, fn, module, why);
+	struct dw_prov dp = {0};
+	if (!m)
+		return -1;
+	/* dw_lookup_global asks dw_mod_for(): the kernel slot is this one */
+	dp.s = s;
+	dp.kernel = m;
+	return dw_lookup_global(&dp.p, name, file, NULL, loc_lit, out, why);
 }
 
 /* ---- statements ---- */
 
+/* open_dwarf - the Dwarf of @host, its own or separate debuginfo found
+ * by build-id (the last one opened is kept: the family asks about one
+ * program many times), or NULL */
+static Dwarf *open_dwarf(const char *host)
+{
+	static char *no_path;
+	static const Dwfl_Callbacks cb = {
+		.find_elf = dwfl_build_id_find_elf,
+		.find_debuginfo = dwfl_standard_find_debuginfo,
+		.section_address = dwfl_offline_section_address,
+		.debuginfo_path = &no_path,
+	};
+	static struct { char *host; Dwarf *dw; } cache;
+	if (!cache.host || strcmp(cache.host, host)) {
+		Dwfl *dwfl = dwfl_begin(&cb);
+		Dwfl_Module *mod = NULL;
+		Dwarf_Addr bias;
+		free(cache.host);
+		cache.host = xstrdup(host);
+		cache.dw = NULL;
+		if (dwfl) {
+			dwfl_report_begin(dwfl);
+			mod = dwfl_report_offline(dwfl, "prog", host, -1);
+			dwfl_report_end(dwfl, NULL, NULL);
+		}
+		if (mod)
+			cache.dw = dwfl_module_getdwarf(mod, &bias);
+		/* the Dwfl stays open with the Dwarf for the session */
+	}
+	return cache.dw;
+}
+
+/* first_pc - the lowest address of @die's first range (DW_AT_low_pc, or
+ * the first of DW_AT_ranges, as link-time optimisation and hot/cold
+ * splitting leave them): 0 on success */
+static int first_pc(Dwarf_Die *die, Dwarf_Addr *lo)
+{
+	Dwarf_Addr base, start, end;
+	if (dwarf_lowpc(die, lo) == 0)
+		return 0;
+	if (dwarf_ranges(die, 0, &base, &start, &end) > 0) {
+		*lo = start;
+		return 0;
+	}
+	return -1;
+}
+
 struct fn_range {
 	char *name;
-	Dwarf_Addr lo, hi;
+	Dwarf_Addr entry;       /* the function's entry (first_pc) */
+	Dwarf_Addr lo, hi;      /* one of its ranges */
 };
 
 struct collect_arg {
@@ -249,11 +309,16 @@ static int collect_cb(Dwarf_Die *die, void *arg)
 {
 	struct collect_arg *a = arg;
 	const char *n = dwarf_diename(die);
-	Dwarf_Addr lo, hi;
-	if (n && !fnmatch(a->pat, n, 0) && dwarf_lowpc(die, &lo) == 0 &&
-	    dwarf_highpc(die, &hi) == 0) {
+	Dwarf_Addr base, lo, hi, first;
+	ptrdiff_t o = 0;
+	if (!n || fnmatch(a->pat, n, 0) || first_pc(die, &first))
+		return DWARF_CB_OK;
+	/* one entry per address range (a function split into hot and cold
+	 * parts has two), all naming the function's entry */
+	while ((o = dwarf_ranges(die, o, &base, &lo, &hi)) > 0) {
 		struct fn_range *r = xcalloc(1, sizeof(*r));
 		r->name = xstrdup(n);
+		r->entry = first;
 		r->lo = lo;
 		r->hi = hi;
 		vec_push(a->fns, r);
@@ -282,7 +347,9 @@ int udwarf_statements(const char *host, const char *func, const char *file,
 	int found = 0;
 	if (!dw) {
 		*err = xasprintf("%s has no DWARF line table (build it with "
-				 "-g)", host);
+				 "-g, or install its separate debuginfo: "
+				 "/usr/lib/debug/.build-id/XX/REST.debug by "
+				 "its build-id)", host);
 		return -1;
 	}
 	for (; dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0;
@@ -323,7 +390,7 @@ int udwarf_statements(const char *host, const char *func, const char *file,
 			if (bfile) {
 				struct udwarf_stmt *st = xcalloc(1, sizeof(*st));
 				st->func = xstrdup(r->name);
-				st->func_addr = r->lo;
+				st->func_addr = r->entry;
 				st->addr = best;
 				st->file = xstrdup(bfile);
 				st->line = line;

@@ -286,6 +286,40 @@ int uelf_functions(const char *host, const char *pattern, struct vec *out,
 	return found;
 }
 
+int uelf_exported(const char *host, const char *name)
+{
+	int fd, found = 0;
+	Elf *elf;
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	Elf_Data *data;
+	size_t i, nsyms;
+	elf_version(EV_CURRENT);
+	if ((fd = open(host, O_RDONLY)) < 0)
+		return 0;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	scn = elf ? find_section(elf, SHT_DYNSYM, &sh) : NULL;
+	data = scn ? elf_getdata(scn, NULL) : NULL;
+	nsyms = data && sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+	for (i = 0; i < nsyms && !found; i++) {
+		GElf_Sym sym;
+		const char *n;
+		int t, b;
+		if (!gelf_getsym(data, i, &sym))
+			continue;
+		t = GELF_ST_TYPE(sym.st_info);
+		b = GELF_ST_BIND(sym.st_info);
+		n = elf_strptr(elf, sh.sh_link, sym.st_name);
+		found = (t == STT_FUNC || t == STT_GNU_IFUNC) &&
+			(b == STB_GLOBAL || b == STB_WEAK) &&
+			sym.st_shndx != SHN_UNDEF && n && !strcmp(n, name);
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return found;
+}
+
 /* section_named - the section called @name, its header in *@sh */
 static Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *sh)
 {

@@ -68,6 +68,11 @@ int uelf_plt(const char *host, const char *pattern, struct vec *out,
  * file cannot be read. */
 int64_t uelf_offset(const char *host, uint64_t addr);
 
+/* uelf_exported - 1 if ELF file @host exports function @name: a
+ * defined STT_FUNC/STT_GNU_IFUNC symbol of global or weak binding in its
+ * .dynsym (what .function("NAME").exported probes); else 0. */
+int uelf_exported(const char *host, const char *name);
+
 /* uelf_free_sym - free one from uelf_functions(). */
 void uelf_free_sym(struct uelf_sym *u);
 

@@ -273,6 +273,72 @@ static char *similar_names(struct session *s, const struct probe_point *pp)
 /* resolve_point - one point @pp of probe @p: derive it into @p, or expand
  * the aliases it names into new probes.  Returns the number of derived
  * probes made (>= 0), or -1 after an error. */
+/* resolve_suffix - an alias suffix (SystemTap's): when no alias is
+ * named like @pp but one is named like a prefix of it, the rest of @pp's
+ * components are appended to each of that alias's points
+ * (`probe misc = syscall.{open,read} {}` makes misc.return expand to
+ * syscall.open.return and syscall.read.return).  The longest such prefix
+ * is used.  Returns the probes made, -1 after an error, -2 when no
+ * prefix names an alias. */
+static int resolve_suffix(struct session *s, struct probe *p,
+			  struct probe_point *pp, int depth,
+			  struct probe_point *user_pp, const char *chain)
+{
+	for (int k = pp->components.n - 1; k >= 1; k--) {
+		struct probe_point pre = *pp;
+		int from, n, made = 0, matched = 0;
+		pre.components.n = k;
+		n = alias_range(&pre, &from);
+		for (int i = 0; i < n; i++) {
+			struct probe_alias *a = index_items[from + i].a;
+			struct probe *np;
+			char *name, *ch;
+			int rc, j, c, seen = 0;
+			if (!pp_matches_alias(&pre, a->name))
+				continue;
+			for (j = 0; j < active.n; j++)
+				seen |= active.items[j] == a;
+			if (seen || ++expansions > MAX_EXPANSIONS) {
+				diag_error(&pp->loc, "probe alias suffix %s: a "
+					   "recursive or too large expansion",
+					   probe_point_str(pp));
+				return -1;
+			}
+			matched++;
+			name = probe_point_str(a->name);
+			ch = chain ? xasprintf("%s <- %s", name, chain)
+				   : xstrdup(name);
+			free(name);
+			np = new_probe(&p->loc, a->epilogue ?
+				block_of(stmt_copy(p->body), stmt_copy(a->body), &p->loc) :
+				block_of(stmt_copy(a->body), stmt_copy(p->body), &p->loc));
+			if (pp->cond)
+				np->body = guard_body(pp->cond, np->body);
+			for (j = 0; j < a->points.n; j++) {
+				struct probe_point *t = a->points.items[j];
+				struct probe_point *q = xmalloc(sizeof(*q));
+				*q = *t;
+				memset(&q->components, 0, sizeof(q->components));
+				for (c = 0; c < t->components.n; c++)
+					vec_push(&q->components, t->components.items[c]);
+				for (c = k; c < pp->components.n; c++)
+					vec_push(&q->components, pp->components.items[c]);
+				q->optional |= pp->optional;
+				vec_push(&np->points, q);
+			}
+			vec_push(&active, a);
+			rc = expand_probe(s, np, depth + 1, user_pp ? user_pp : pp, ch);
+			active.n--;
+			if (rc < 0)
+				return -1;
+			made += rc;
+		}
+		if (matched)
+			return made;
+	}
+	return -2;
+}
+
 static int resolve_point(struct session *s, struct probe *p,
 			 struct probe_point *pp, int depth,
 			 struct probe_point *user_pp, const char *chain)
@@ -345,6 +411,11 @@ static int resolve_point(struct session *s, struct probe *p,
 	free(al.items);
 	if (matched)
 		return made;
+	if (pp->components.n > 1) {
+		made = resolve_suffix(s, p, pp, depth, user_pp, chain);
+		if (made != -2)
+			return made;
+	}
 	if (pp_has_wildcard(pp) || !family_exists(comp(pp, 0)->name)) {
 		char *sim = pp_has_wildcard(pp) ? xstrdup("") : similar_names(s, pp);
 		char *t = probe_point_str(pp);

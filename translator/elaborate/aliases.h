@@ -13,6 +13,13 @@
  * the aliases expand to too many probes (the caller should stop). */
 int expand_user_probes(struct session *s);
 
+/* include_tapset_probes - append to s->user->probes the probes (not the
+ * aliases) of each tapset file the script uses: one of its globals,
+ * functions or alias names appears in the script, or in the probes and
+ * functions of a file included so (tapset_probes.c).  Call before
+ * expand_user_probes. */
+void include_tapset_probes(struct session *s);
+
 /* pp_matches_alias - 1 if the probe point pattern @pat (with '*' inside
  * components and '**' for any number of components) matches the alias
  * name @name, else 0. */

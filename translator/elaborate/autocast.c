@@ -13,6 +13,7 @@
  *   - a call of a script function: what the first of its `return EXPR`
  *     that gives a type gives (tapset functions declare their type so:
  *     task_current() returns &@cast(..., "struct task_struct"));
+ *   - C ? A : B: the arm @defined in C selects, else what A or B gives;
  *   - @entry(EXPR), (EXPR): what EXPR gives; another autocast: where its
  *     chain leads, if that is a pointer to a struct.
  * Target variables are resolved in the derived probe the expression runs
@@ -108,6 +109,16 @@ static struct ctype *pointee(struct session *s, struct derived_probe *d,
 		return struct_of(path.final_type);
 	case E_ENTRY:
 		return pointee(s, d, e->a, depth + 1);
+	case E_TERNARY: {
+		/* the live arm when @defined decides the condition
+		 * (@choose_defined), else the first arm that gives a type */
+		int live;
+		struct ctype *t;
+		if (tvar_const_cond(s, d, e->a, &live))
+			return pointee(s, d, live ? e->b : e->c, depth + 1);
+		t = pointee(s, d, e->b, depth + 1);
+		return t ? t : pointee(s, d, e->c, depth + 1);
+	}
 	case E_SYM:
 		if (!e->sym || e->sym->kind == SYM_GLOBAL)
 			return NULL;

@@ -1200,7 +1200,8 @@ int elaborate(struct session *s)
 				   "guru mode (-g) only");
 		for (i = 0; i < s->user->functions.n; i++) {
 			struct functiondecl *fn = s->user->functions.items[i];
-			if (fn->embedded_c)
+			if (fn->embedded_c && strncmp(fn->name,
+			    EMBEDDED_EXPR_PREFIX, strlen(EMBEDDED_EXPR_PREFIX)))
 				diag_error(&fn->loc, "function '%s' is in "
 					   "embedded C, which a script may have "
 					   "in guru mode (-g) only", fn->name);
@@ -1213,6 +1214,7 @@ int elaborate(struct session *s)
 		use_global(s, s->user->globals.items[i]);
 
 	build_lib_index(s);
+	include_tapset_probes(s);
 	if (expand_user_probes(s) == -2)
 		goto out;
 	for (i = 0; i < s->probes.n; i++) {
@@ -1253,6 +1255,7 @@ int elaborate(struct session *s)
 	if (diag_error_count() != errors0)
 		goto out;
 	autocast_index(s);
+	tvar_elide_unresolved(s);
 	for (i = 0; i < s->probes.n; i++)
 		tvar_check_probe(s, s->probes.items[i]);
 	for (i = 0; i < s->functions.n; i++) {

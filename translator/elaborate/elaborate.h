@@ -72,6 +72,9 @@ struct tv_path {
 	struct ctype *final_type;
 	int store_reg;              /* TV_STORE: the DWARF register to set,
 	                             * or -1: write memory */
+	int user;                   /* the memory read is the current task's
+	                             * user memory (a user program's DWARF:
+	                             * the base's type is ctype.user) */
 };
 
 /* What the expression is used as. */

@@ -179,6 +179,15 @@ static int step(struct walk *w, struct pos *p, struct target_component *c,
 					   "held in a register", NULL, NULL);
 				goto fail;
 			}
+		} else if ((t->kind == CT_STRUCT || t->kind == CT_UNION) &&
+			   p->kind == DL_ADDR && t->size) {
+			/* @cast(p, "T")[i]: the i-th T of an array at p
+			 * (&@cast(0, "T")[1] is sizeof(T)) */
+			s->is_index = 1;
+			s->index = c->index;
+			s->n = t->size;
+			s->type = t;
+			goto indexed;
 		} else if (!(t->kind == CT_PTR && t->target &&
 			     t->target->kind != CT_VOID)) {
 			walk_error(w, &c->loc, "cannot index '%s': not an "
@@ -189,6 +198,7 @@ static int step(struct walk *w, struct pos *p, struct target_component *c,
 		s->index = c->index;
 		s->n = t->target->size;
 		s->type = t->target;
+	indexed:
 		p->kind = DL_ADDR;
 	} else {
 		char *field = tvar_bare_name(c->name);
@@ -315,6 +325,47 @@ static void final_check(struct walk *w, struct pos *p, enum tv_use use,
 
 /* ---- bases ---- */
 
+/* no_dwarf_why - why user probe @d (without a dbg_function) has no
+ * target variables */
+static const char *no_dwarf_why(struct derived_probe *d)
+{
+	if (!d->path)
+		return "process(PID) probes built for another machine have no "
+		       "target variables (the program is found at module "
+		       "start)";
+	return "no DWARF for this function of the program (build it with "
+	       "-g, or install its debuginfo: -dbg/-dbgsym packages, found "
+	       "by build-id under /usr/lib/debug/.build-id)";
+}
+
+/* is_user_module - does the module argument @mod of @cast/@var name a
+ * user-space program or library: a path ("/usr/bin/ls", "./prog"), a
+ * shared library ("libc.so.6"), or, in a process probe, any name but
+ * "kernel" when the probed function has DWARF, else a program found in
+ * $PATH (as process("NAME") looks it up); elsewhere other names are
+ * kernel modules */
+static int is_user_module(struct session *s, struct derived_probe *d,
+			  const char *mod)
+{
+	char *t = NULL, *h = NULL, *err = NULL;
+	int found;
+	if (!mod || !strcmp(mod, "kernel"))
+		return 0;
+	if (strchr(mod, '/') || strstr(mod, ".so"))
+		return 1;
+	if (!d || !(d->kind == DP_UPROBE || d->kind == DP_PROC_BEGIN ||
+		    d->kind == DP_PROC_END || d->kind == DP_THREAD_BEGIN ||
+		    d->kind == DP_THREAD_END))
+		return 0;       /* a kernel module's name */
+	if (udwarf_is_user(d->fn))
+		return 1;
+	found = uelf_resolve(mod, s->sysroot, &t, &h, &err) == 0;
+	free(t);
+	free(h);
+	free(err);
+	return found;
+}
+
 static int base_of(struct walk *w, struct session *s, struct derived_probe *d,
 		   struct expr *e, struct tv_path *out)
 {
@@ -335,16 +386,30 @@ static int base_of(struct walk *w, struct session *s, struct derived_probe *d,
 		return 0;
 	}
 	if (e->kind == E_CAST) {
-		struct dbg_provider *prov = dbg_provider_for(s);
+		struct dbg_provider *prov;
 		const char *mod = e->module;
 		char *tname = xstrdup(e->name), *lt;
 		struct ctype *t;
-		if (!prov)
-			return -1;
 		/* "kernel<linux/fs.h>" names headers for SystemTap's C
 		 * fallback; the type comes from debuginfo either way */
 		if (mod && (lt = strchr(mod, '<')))
 			mod = lt == mod ? NULL : xstrndup(mod, lt - mod);
+		if (is_user_module(s, d, mod)) {
+			char *why = NULL;
+			t = udwarf_lookup_type(s, d ? d->fn : NULL, tname, mod,
+					       &why);
+			if (!t) {
+				walk_error(w, &e->loc, "@cast: %s", why, NULL);
+				free(why);
+				return -1;
+			}
+			out->kind = DL_ADDR;
+			out->cast_operand = e->a;
+			out->type = t;
+			return 0;
+		}
+		if (!(prov = dbg_provider_for(s)))
+			return -1;
 		t = prov->lookup_type(prov, tname, mod);
 		if (!t) {
 			walk_error(w, &e->loc, "@cast: unknown type '%s'%s",
@@ -357,14 +422,23 @@ static int base_of(struct walk *w, struct session *s, struct derived_probe *d,
 		return 0;
 	}
 	if (!strcmp(e->name, "@var")) {
-		struct dbg_provider *prov = dbg_provider_for(s);
+		struct dbg_provider *prov = NULL;
 		struct dbg_location l;
 		char *name = xstrdup(e->str), *file = strchr(name, '@'), *why = NULL;
-		if (!prov)
-			return -1;
 		if (file)
 			*file++ = 0;
-		if (!prov->lookup_global ||
+		if (is_user_module(s, d, e->module) ||
+		    (!e->module && d && udwarf_is_user(d->fn))) {
+			if (udwarf_lookup_global(s, d ? d->fn : NULL, name, file,
+						 e->module, "LOC", &l,
+						 &why) < 0) {
+				walk_error(w, &e->loc, "@var(\"%s\"): %s", e->str,
+					   why ? why : "not found");
+				return -1;
+			}
+		} else if (!(prov = dbg_provider_for(s))) {
+			return -1;
+		} else if (!prov->lookup_global ||
 		    prov->lookup_global(prov, name, file, e->module, "LOC", &l,
 					&why) < 0) {
 			walk_error(w, &e->loc, "@var(\"%s\"): %s", e->str,
@@ -376,6 +450,11 @@ static int base_of(struct walk *w, struct session *s, struct derived_probe *d,
 		out->c_expr = l.c_expr;
 		out->type = l.type;
 		return 0;
+	}
+	if (d && !d->fn && d->kind == DP_UPROBE) {
+		walk_error(w, &e->loc, "target variable '%s': %s", e->name,
+			   no_dwarf_why(d));
+		return -1;
 	}
 	if (!d || !d->fn) {
 		walk_error(w, &e->loc, "target variable '%s' is only available "
@@ -431,6 +510,7 @@ static int resolve(struct walk *w, struct session *s, struct derived_probe *d,
 	out->store_reg = -1;
 	if (base_of(w, s, d, e, out) < 0)
 		return -1;
+	out->user = out->type && out->type->user;
 	p.kind = out->kind;
 	p.t = out->type;
 	for (i = 0; i < e->components.n; i++)
@@ -466,12 +546,22 @@ int tvar_resolve_set(struct session *s, struct derived_probe *d,
 	char *what = tvar_bare_name(e->name);
 	int sets[2] = { -1, -1 }, k, i;
 	struct vec names = {0};
+	if (d && !d->fn && d->kind == DP_UPROBE) {
+		diag_error(&e->loc, "'%s': %s", e->name, no_dwarf_why(d));
+		free(what);
+		return -1;
+	}
 	if (!d || !d->fn) {
 		diag_error(&e->loc, "'%s' is only available in probes of "
 			   "kernel.function, kernel.statement or kernel.trace",
 			   e->name);
 		free(what);
 		return -1;
+	}
+	if (!strcmp(what, "return") && d->is_return &&
+	    !d->fn->prov->return_type(d->fn->prov, d->fn)) {
+		free(what);     /* a void function: $$return is "" */
+		return 0;
 	}
 	if (!strcmp(what, "return")) {
 		struct tv_var *v = xcalloc(1, sizeof(*v));
@@ -512,6 +602,7 @@ int tvar_resolve_set(struct session *s, struct derived_probe *d,
 			v->path.c_expr = t->loc.c_expr;
 			v->path.type = v->path.final_type = t->loc.type;
 			v->path.store_reg = -1;
+			v->path.user = t->loc.type && t->loc.type->user;
 		}
 		vec_push(vars, v);
 	}
@@ -604,7 +695,7 @@ static void visit_one(void *arg, struct expr *e, int *skip)
 	struct visit *v = arg;
 	int c;
 	v->fn(v->arg, e, skip);
-	if (*skip || e->kind != E_TERNARY || !v->d ||
+	if (*skip || e->kind != E_TERNARY || !v->s ||
 	    !tvar_const_cond(v->s, v->d, e->a, &c))
 		return;
 	*skip = 1;
@@ -621,7 +712,7 @@ static void visit_stmt(struct visit *v, struct stmt *st)
 	int i, c;
 	if (!st)
 		return;
-	if (st->kind == S_IF && v->d && tvar_const_cond(v->s, v->d, st->e, &c)) {
+	if (st->kind == S_IF && v->s && tvar_const_cond(v->s, v->d, st->e, &c)) {
 		visit_stmt(v, c ? st->body : st->els);
 		return;
 	}
@@ -640,6 +731,11 @@ static void visit_stmt(struct visit *v, struct stmt *st)
 static void find_tvar(void *arg, struct expr *e, int *skip)
 {
 	if (e->kind == E_TARGET && strcmp(e->name, "@var"))
+		*(int *)arg = 1;
+	/* @var and @cast naming a module: user-space or kernel depends on
+	 * the probe (is_user_module) */
+	if ((e->kind == E_TARGET || (e->kind == E_CAST && e->name)) &&
+	    e->module && strncmp(e->module, "kernel", 6))
 		*(int *)arg = 1;
 	if (e->kind == E_ENTRY || (e->kind == E_DEFINED && !e->name && e->a &&
 				   (e->a->kind == E_TARGET ||
@@ -781,14 +877,17 @@ static void check_one(void *arg, struct expr *e, int *skip)
 	}
 	if (e->kind == E_CAST && !e->name)
 		tvar_resolve(k->s, k->d, e, pretty_depth(last_name(e)) ?
-			     TV_PRETTY : TV_VALUE, &path);
+			     TV_PRETTY : use, &path);   /* &a->f: TV_ADDR */
 	if (e->kind == E_CAST)
 		return;            /* the cast's operand is visited on */
 	*skip = 1;
 	check_components(k, e);
 	if (tvar_is_set(e)) {
 		char *n = tvar_bare_name(e->name);
-		if (!k->d || !k->d->fn)
+		if (k->d && !k->d->fn && k->d->kind == DP_UPROBE)
+			diag_error(&e->loc, "'%s': %s", e->name,
+				   no_dwarf_why(k->d));
+		else if (!k->d || !k->d->fn)
 			diag_error(&e->loc, "'%s' is only available in probes of "
 				   "kernel.function, kernel.statement or "
 				   "kernel.trace", e->name);

@@ -14,6 +14,13 @@
 void tvar_check_probe(struct session *s, struct probe *p);
 void tvar_check_function(struct session *s, struct stmt *body);
 
+/* tvar_elide_unresolved - before tvar_check_probe: drop the statements
+ * whose result nothing reads that hold a target expression unresolvable
+ * for a point of their probe (unless -u), and with --skip-badvars make
+ * each target expression that no point of its probe resolves read as 0,
+ * with a warning (badvars.c). */
+void tvar_elide_unresolved(struct session *s);
+
 /* tvar_list - stap -L: append " $name:type" for each parameter (and
  * local, at the probe address) of @d, in declaration order. */
 void tvar_list(struct session *s, struct derived_probe *d, struct strbuf *out);

@@ -216,6 +216,9 @@ struct sym {
 	                                * array, which fixes the arity) */
 };
 
+/* the name prefix of the functions made for `%{ C %}` expressions */
+#define EMBEDDED_EXPR_PREFIX "__embedded_expr_"
+
 struct functiondecl {
 	struct source_loc loc;
 	const char *name;

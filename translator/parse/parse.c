@@ -51,6 +51,7 @@ struct parser {
 	int depth;         /* nesting of the tree being built */
 	int eof_reported;  /* an "end of input" error was given already */
 	int splices;       /* script arguments spliced into probe points */
+	struct functiondecl *fn;   /* the function being parsed, or NULL */
 };
 
 /* Deeper nesting of expressions and statements (parentheses, blocks,
@@ -237,6 +238,38 @@ static struct expr *arg_literal(struct parser *p, struct token *t)
 	return e;
 }
 
+static struct expr *string_literal(struct parser *p);
+static void splice_arg(struct parser *p);
+
+/* arg_is_number - is the script argument of T_ARG @t (in range) a
+ * number?  (Out of range: 1, for arg_literal's error.) */
+static int arg_is_number(const struct token *t)
+{
+	const char *arg;
+	char *end;
+	if (t->unum < 1 || t->unum > (uint64_t)script_argc)
+		return 1;
+	arg = script_argv[t->unum - 1];
+	errno = 0;
+	if (arg[0] == '-')
+		(void)strtoll(arg, &end, 0);
+	else
+		(void)strtoull(arg, &end, 0);
+	return *arg && !*end && !errno;
+}
+
+/* name_string - the string literal (or @N script argument) naming a type,
+ * module or variable of @cast/@var; @what names it in the error. */
+static const char *name_string(struct parser *p, const char *what)
+{
+	struct token *t = peek(p);
+	if (t->type == T_ARG && t->text[0] == '@')
+		return arg_literal(p, next(p))->str;
+	if (t->type != T_STR)
+		expected(p, what);
+	return string_literal(p)->str;
+}
+
 /* A string literal, concatenating adjacent ones. */
 static struct expr *string_literal(struct parser *p)
 {
@@ -272,7 +305,34 @@ static struct expr *number_literal(struct parser *p, int neg, struct token *at)
 }
 
 /* A literal: number (optionally negative), string, $N/@N. */
+static struct expr *parse_literal1(struct parser *p, const char *what);
+
+/* is_str_arg - @t is a string literal or an @N argument */
+static int is_str_arg(const struct token *t)
+{
+	return t->type == T_STR || (t->type == T_ARG && t->text[0] == '@');
+}
+
+/* parse_literal - a literal; adjacent strings and @N arguments join into
+ * one string, as in SystemTap (`statement(@2 "@*:*")`) */
 static struct expr *parse_literal(struct parser *p, const char *what)
+{
+	struct expr *e = parse_literal1(p, what), *n;
+	while (e->kind == E_STR && is_str_arg(peek(p))) {
+		char *j;
+		n = peek(p)->type == T_STR ? string_literal(p)
+					   : arg_literal(p, next(p));
+		j = xmalloc(e->str_len + n->str_len + 1);
+		memcpy(j, e->str, e->str_len);
+		memcpy(j + e->str_len, n->str, n->str_len);
+		j[e->str_len + n->str_len] = 0;
+		e->str = j;
+		e->str_len += n->str_len;
+	}
+	return e;
+}
+
+static struct expr *parse_literal1(struct parser *p, const char *what)
 {
 	struct token *t = peek(p);
 	if (t->type == T_STR)
@@ -424,14 +484,9 @@ static struct expr *parse_at_op(struct parser *p)
 		expect(p, "(");
 		e->a = parse_expr(p);
 		expect(p, ",");
-		if (peek(p)->type != T_STR)
-			expected(p, "a type name string");
-		e->name = string_literal(p)->str;
-		if (accept(p, ",")) {
-			if (peek(p)->type != T_STR)
-				expected(p, "a module name string");
-			e->module = string_literal(p)->str;
-		}
+		e->name = name_string(p, "a type name string");
+		if (accept(p, ","))
+			e->module = name_string(p, "a module name string");
 		expect(p, ")");
 		parse_target_chain(p, e);
 		return e;
@@ -440,20 +495,48 @@ static struct expr *parse_at_op(struct parser *p)
 		e = mk_expr(E_TARGET, t);
 		e->name = "@var";
 		expect(p, "(");
-		if (peek(p)->type != T_STR)
-			expected(p, "a variable name string");
-		e->str = string_literal(p)->str;
+		e->str = name_string(p, "a variable name string");
 		e->str_len = strlen(e->str);
-		if (accept(p, ",")) {
-			if (peek(p)->type != T_STR)
-				expected(p, "a module name string");
-			e->module = string_literal(p)->str;
-		}
+		if (accept(p, ","))
+			e->module = name_string(p, "a module name string");
 		expect(p, ")");
 		parse_target_chain(p, e);
 		return e;
 	}
 	fail_at(p, t, "unknown operator or macro '%s'", n);
+}
+
+/* embedded_expr - `%{ C %}` as an expression (guru mode): a long, or a
+ * string when the code has the pragma comment string in it.  Lowered
+ * into a call of a new embedded-C function returning the C expression;
+ * inside a script function that function takes the same parameters,
+ * passed through, so the code reads them as STAP_ARG_NAME. */
+static struct expr *embedded_expr(struct parser *p, struct token *t)
+{
+	static int count;
+	struct functiondecl *fn = xcalloc(1, sizeof(*fn));
+	struct expr *e = mk_expr(E_CALL, t);
+	struct source_loc *l = xmalloc(sizeof(*l));
+	const char *code = t->text;
+	int is_str = strstr(code, "/* string */") != NULL;
+	fn->loc = t->loc;
+	fn->name = xasprintf("%s%d", EMBEDDED_EXPR_PREFIX, ++count);
+	fn->ret = is_str ? TYPE_STRING : TYPE_LONG;
+	fn->embedded_c = xasprintf("STAP_RETURN((%s));", code);
+	for (int i = 0; p->fn && i < p->fn->params.n; i++) {
+		struct sym *a = p->fn->params.items[i], *c;
+		struct expr *arg = mk_expr(E_SYM, t);
+		c = xcalloc(1, sizeof(*c));
+		*c = *a;
+		vec_push(&fn->params, c);
+		arg->name = a->name;
+		vec_push(&e->args, arg);
+	}
+	vec_push(&p->f->functions, fn);
+	e->name = fn->name;
+	*l = t->loc;
+	vec_push(&p->f->embed_locs, l);
+	return e;
 }
 
 static struct expr *parse_primary(struct parser *p)
@@ -467,7 +550,15 @@ static struct expr *parse_primary(struct parser *p)
 	case T_STR:
 		return string_literal(p);
 	case T_ARG:
+		if (t->text[0] == '$' && !arg_is_number(t)) {
+			/* $N that is not a number is script text, as in
+			 * SystemTap: its tokens replace it ($1 = "tid()") */
+			splice_arg(p);
+			return parse_primary(p);
+		}
 		return arg_literal(p, next(p));
+	case T_EMBEDDED:
+		return embedded_expr(p, next(p));
 	case T_IDENT:
 		if (t->text[0] == '@')
 			return parse_at_op(p);
@@ -1097,13 +1188,13 @@ static void splice_arg(struct parser *p)
 			t->text, script_argc);
 	}
 	if (++p->splices > 64)
-		fail_at(p, t, "script arguments in probe points nested too deep");
+		fail_at(p, t, "script arguments spliced too deep");
 	text = script_argv[t->unum - 1];
 	file = xasprintf("<argument %s>", t->text);
 	source_register(file, text);
 	if (lex_file(file, text, &v) < 0 || v.n < 2)
-		fail_at(p, t, "argument %s ('%s') is not a probe point", t->text,
-			text);
+		fail_at(p, t, "argument %s ('%s') is not %s", t->text, text,
+			p->depth ? "an expression" : "a probe point");
 	n = v.n - 1;            /* its tokens, without the end of input */
 	nt = xcalloc(p->n - 1 + n, sizeof(*nt));
 	memcpy(nt, p->t, p->pos * sizeof(*nt));
@@ -1129,6 +1220,16 @@ static struct vec parse_pp_item(struct parser *p, int depth)
 			fail_at(p, open, "probe point braces nested too deep");
 		do {
 			struct vec alt = parse_pp_seq(p, depth + 1);
+			/* an alternative's own ? and !: kept as marker
+			 * components until parse_probe_point takes them */
+			while (is_op(p, "?") || is_op(p, "!")) {
+				struct token *f = next(p);
+				for (int i = 0; i < alt.n; i++) {
+					struct pp_component *m = xcalloc(1, sizeof(*m));
+					m->name = f->text;
+					vec_push(alt.items[i], m);
+				}
+			}
 			for (int i = 0; i < alt.n; i++)
 				vec_push(&r, alt.items[i]);
 			free(alt.items);
@@ -1192,10 +1293,22 @@ static void parse_probe_point(struct parser *p, struct vec *v)
 	for (i = 0; i < seqs.n; i++) {
 		struct probe_point *pp = xcalloc(1, sizeof(*pp));
 		struct vec *s = seqs.items[i];
+		int k, n = 0;
 		pp->loc = loc;
-		pp->components = *s;
 		pp->optional = optional;
 		pp->sufficient = sufficient;
+		/* the ? and ! markers of brace alternatives */
+		for (k = 0; k < s->n; k++) {
+			struct pp_component *c = s->items[k];
+			if (!strcmp(c->name, "?"))
+				pp->optional = 1;
+			else if (!strcmp(c->name, "!"))
+				pp->sufficient = 1;
+			else
+				s->items[n++] = c;
+		}
+		s->n = n;
+		pp->components = *s;
 		pp->cond = cond;
 		free(s);
 		vec_push(v, pp);
@@ -1316,11 +1429,13 @@ static void parse_function(struct parser *p, struct token *kw, int is_private)
 				expected(p, "',' or ')'");
 		}
 	}
-	if (peek(p)->type == T_EMBEDDED)
+	if (peek(p)->type == T_EMBEDDED) {
 		fn->embedded_c = next(p)->text;
-	else if (is_op(p, "{"))
+	} else if (is_op(p, "{")) {
+		p->fn = fn;
 		fn->body = parse_block(p);
-	else
+		p->fn = NULL;
+	} else
 		expected(p, "'{' or '%{' (the function body)");
 	vec_push(&p->f->functions, fn);
 }

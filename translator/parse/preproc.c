@@ -16,11 +16,17 @@ struct macro {
 	struct tokvec body;
 	struct macro *next;
 };
-static struct macro *macros;
+static struct macro *macros;          /* this file's, then the library's */
+static struct macro *library_macros;  /* kept by preproc_keep_macros */
 
 void preproc_reset(void)
 {
-	macros = NULL;
+	macros = library_macros = NULL;
+}
+
+void preproc_keep_macros(void)
+{
+	library_macros = macros;
 }
 
 struct pp {
@@ -522,6 +528,7 @@ int preprocess(const struct tokvec *in, struct tokvec *out, int argc,
 	pp.cfg = cfg;
 	pp.argc = argc;
 	pp.argv = argv;
+	macros = library_macros;   /* a file sees its own and the library's */
 	if (setjmp(pp.fail)) {
 		out->n = 0;
 		return -1;

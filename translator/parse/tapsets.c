@@ -37,9 +37,12 @@ static int wanted_subdir(const char *name, int depth)
 }
 
 /* load_dir - parse the tapsets under @dir (and its wanted
- * subdirectories), in name order. */
-static void load_dir(struct session *s, const char *dir, int depth)
+ * subdirectories), in name order: the files named *@ext (".stp" scripts
+ * or ".stpm" macro files, whose macros are kept for every later file). */
+static void load_dir(struct session *s, const char *dir, int depth,
+		     const char *ext)
 {
+	size_t el = strlen(ext);
 	DIR *d = opendir(dir);
 	struct dirent *de;
 	struct vec names = {0};
@@ -58,15 +61,17 @@ static void load_dir(struct session *s, const char *dir, int depth)
 		struct stat st;
 		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 			if (wanted_subdir(names.items[i], depth))
-				load_dir(s, path, depth + 1);
-		} else if (n > 4 && !strcmp(path + n - 4, ".stp")) {
+				load_dir(s, path, depth + 1, ext);
+		} else if (n > el && !strcmp(path + n - el, ext)) {
 			char *text = read_file(path, NULL);
 			int errs = diag_error_count(), quiet = diag_quiet;
 			struct stapfile *f;
 			diag_quiet = quiet || stp_verbose < 2;
 			f = text ? parse_script(path, text, 1) : NULL;
 			diag_quiet = quiet;
-			if (f) {
+			if (f && ext[4]) {
+				preproc_keep_macros();
+			} else if (f) {
 				vec_push(&s->library, f);  /* keeps path */
 			} else if (text) {
 				vec_push(&s->broken_tapsets, path);
@@ -94,10 +99,20 @@ int load_tapsets(struct session *s)
 			s->tapset_dir, strerror(errno));
 		return -1;
 	}
-	load_dir(s, s->tapset_dir, 0);
+	load_dir(s, s->tapset_dir, 0, ".stp");
 	for (i = 0; i < s->include_dirs.n; i++)
-		load_dir(s, s->include_dirs.items[i], 0);
+		load_dir(s, s->include_dirs.items[i], 0, ".stp");
 	return 0;
+}
+
+void load_tapset_macros(struct session *s)
+{
+	static int loaded;
+	if (loaded++)
+		return;
+	load_dir(s, s->tapset_dir, 0, ".stpm");
+	for (int i = 0; i < s->include_dirs.n; i++)
+		load_dir(s, s->include_dirs.items[i], 0, ".stpm");
 }
 
 /* defines_name - does @text seem to define @what @name (e.g. "function

@@ -12,6 +12,13 @@
  * is missing. */
 int load_tapsets(struct session *s);
 
+/* load_tapset_macros - preprocess the macro files (*.stpm) of the same
+ * directories, in the same order, keeping their @define macros for every
+ * file parsed later (the user's script and the *.stp tapsets).  Call it
+ * before parsing the script; later calls do nothing.  A macro file that
+ * does not parse is left out (its errors shown with -vv). */
+void load_tapset_macros(struct session *s);
+
 /* tapset_explain_missing - after an error for the missing function or
  * probe alias @name (@what is "function" or "probe"), look for it in the
  * tapset files left out because they do not parse; for each that seems

@@ -44,6 +44,12 @@ struct dw_mod {
 	uint64_t *reserved;     /* patched code sites, sorted (reserved.c) */
 	size_t nreserved;
 	int reserved_loaded;
+	/* a user-space program or library (udwarf.c): memory reads are of
+	 * the current task's user memory, static addresses are relocated by
+	 * the file's load bias in the current process */
+	int user;
+	char *upath;            /* its absolute path in the target machine */
+	uint64_t uvaddr0;       /* page-aligned p_vaddr of its first PT_LOAD */
 };
 
 /* A function symbol of a debuginfo file's symtab. */
@@ -71,6 +77,10 @@ struct dw_fn {
 };
 
 /* open.c */
+/* dw_open_file - open the DWARF of ELF file @path (separate debuginfo
+ * found by build-id under /usr/lib/debug) as module @name (NULL: the
+ * kernel) and its index; NULL with *@why (heap) on failure. */
+struct dw_mod *dw_open_file(const char *name, const char *path, char **why);
 /* dw_mod_for - the opened debuginfo of @module (NULL: the kernel),
  * opened on first use; NULL after a diagnostic. */
 struct dw_mod *dw_mod_for(struct dw_prov *dp, const char *module);

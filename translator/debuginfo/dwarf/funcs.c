@@ -87,18 +87,27 @@ static char *literal_prefix(const char *pat, int *exact)
 	return xstrndup(pat, n);
 }
 
-/* statement_pc - the lowest is_stmt address of line @line of a file
- * matching @file inside function DIE @fn; 0 or -1. */
-static int statement_pc(Dwarf_Die *fn, const char *file, int line,
-			Dwarf_Addr *pc)
+/* One line of a statement query and its lowest is_stmt address. */
+struct line_pc {
+	int line;
+	Dwarf_Addr pc;
+};
+
+/* statement_pcs - for each line in [@lo, @hi] of a file matching @file
+ * that has an is_stmt address inside function DIE @fn, the lowest such
+ * address, in line order, into *@out (malloc'd); returns how many. */
+static int statement_pcs(Dwarf_Die *fn, const char *file, int lo, int hi,
+			 struct line_pc **out)
 {
 	Dwarf_Die cu;
 	Dwarf_Lines *lines;
 	size_t n, i;
-	int found = 0;
+	int k, count = 0, cap = 0;
+	struct line_pc *v = NULL;
+	*out = NULL;
 	if (!dwarf_diecu(fn, &cu, NULL, NULL) ||
 	    dwarf_getsrclines(&cu, &lines, &n) != 0)
-		return -1;
+		return 0;
 	for (i = 0; i < n; i++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, i);
 		int ln = 0;
@@ -107,10 +116,13 @@ static int statement_pc(Dwarf_Die *fn, const char *file, int line,
 		const char *src;
 		char *rel;
 		int ok;
-		if (dwarf_lineno(l, &ln) != 0 || ln != line ||
+		if (dwarf_lineno(l, &ln) != 0 || ln < lo || ln > hi ||
 		    dwarf_linebeginstatement(l, &stmt) != 0 || !stmt ||
-		    dwarf_lineaddr(l, &a) != 0 || (found && a >= *pc) ||
-		    dwarf_haspc(fn, a) <= 0)
+		    dwarf_lineaddr(l, &a) != 0 || dwarf_haspc(fn, a) <= 0)
+			continue;
+		for (k = 0; k < count && v[k].line != ln; k++)
+			;
+		if (k < count && a >= v[k].pc)
 			continue;
 		src = dwarf_linesrc(l, NULL, NULL);
 		if (!src)
@@ -118,12 +130,26 @@ static int statement_pc(Dwarf_Die *fn, const char *file, int line,
 		rel = dw_rel_path(&cu, src);
 		ok = !file || dw_file_matches(file, rel);
 		free(rel);
-		if (ok) {
-			*pc = a;
-			found = 1;
+		if (!ok)
+			continue;
+		if (k == count) {
+			if (count == cap) {
+				cap = cap ? 2 * cap : 16;
+				v = xrealloc(v, cap * sizeof(*v));
+			}
+			v[count++].line = ln;
 		}
+		v[k].pc = a;
 	}
-	return found ? 0 : -1;
+	/* line order (insertion sort: functions have few lines) */
+	for (i = 1; i < (size_t)count; i++)
+		for (k = i; k > 0 && v[k - 1].line > v[k].line; k--) {
+			struct line_pc t = v[k];
+			v[k] = v[k - 1];
+			v[k - 1] = t;
+		}
+	*out = v;
+	return count;
 }
 
 int dw_find_functions(struct dbg_provider *p, const struct dbg_query *q,
@@ -188,12 +214,20 @@ int dw_find_functions(struct dbg_provider *p, const struct dbg_query *q,
 			continue;
 		if (q->line && !(q->flags & DBG_Q_STATEMENT) && q->line != line)
 			continue;
+		struct line_pc one = { line, entry }, *pcs = &one;
+		int npcs = 1;
 		if (q->flags & DBG_Q_STATEMENT) {
 			Dwarf_Die d;
-			if (!dwarf_offdie(m->dw, die, &d) ||
-			    statement_pc(&d, q->file, q->line, &pc) < 0)
+			if (!dwarf_offdie(m->dw, die, &d))
 				continue;
+			npcs = statement_pcs(&d, q->file, q->line,
+					     q->line_end > q->line ? q->line_end
+								    : q->line,
+					     &pcs);
 		}
+		/* each statement address (one: the entry, for functions) */
+		for (int li = 0; li < npcs; li++) {
+		pc = pcs[li].pc;
 		if (!(fs = dw_sym_at(m, pc, &off)) || dw_reserved(m, pc) ||
 		    (k && !ksyms_probeable(k, fs->name)) ||
 		    !(sym = dw_kprobe_at(m, pc, &off)))
@@ -224,7 +258,7 @@ int dw_find_functions(struct dbg_provider *p, const struct dbg_query *q,
 		fn->name = xstrdup(name);
 		fn->module = m->name;
 		fn->file = (char *)file;
-		fn->line = (q->flags & DBG_Q_STATEMENT) ? q->line : line;
+		fn->line = (q->flags & DBG_Q_STATEMENT) ? pcs[li].line : line;
 		fn->symbol = xstrdup(sym);
 		fn->offset = off;
 		fn->pc = pc;
@@ -234,6 +268,9 @@ int dw_find_functions(struct dbg_provider *p, const struct dbg_query *q,
 		fn->handle = h;
 		vec_push(out, fn);
 		count++;
+		}
+		if (pcs != &one)
+			free(pcs);
 	}
 	sqlite3_finalize(st);
 	strmap_free(&seen);

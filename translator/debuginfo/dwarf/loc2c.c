@@ -210,6 +210,16 @@ static char *translate(struct l2c *x, Dwarf_Attribute *attr,
 				push(x, e);
 			break;
 		case DW_OP_addr:
+			if (x->m->user) {
+				push(x, xasprintf("(stp_ubias(c, \"%s\", "
+						  "0x%llxUL, %s) + 0x%llxUL)",
+						  x->m->upath,
+						  (unsigned long long)
+						  x->m->uvaddr0, x->loc,
+						  (unsigned long long)
+						  op->number));
+				break;
+			}
 			if (x->m->name) {
 				x->err = xasprintf("a static address in module "
 						   "%s is not supported",
@@ -229,6 +239,24 @@ static char *translate(struct l2c *x, Dwarf_Attribute *attr,
 			push(x, xasprintf("(unsigned long)%lldLL",
 					  (long long)(int64_t)op->number));
 			break;
+		case DW_OP_div:
+			binop(x, "({ long _a = (long)%s, _b = (long)%s; "
+			      "(unsigned long)(_b ? _a / _b : 0); })");
+			break;
+		case DW_OP_mod:
+			binop(x, "({ unsigned long _a = %s, _b = %s; "
+			      "_b ? _a %% _b : 0; })");
+			break;
+		case DW_OP_abs:
+			unop(x, "({ long _a = (long)%s; "
+			     "(unsigned long)(_a < 0 ? -_a : _a); })");
+			break;
+		case DW_OP_eq: binop(x, "(unsigned long)(%s == %s)"); break;
+		case DW_OP_ne: binop(x, "(unsigned long)(%s != %s)"); break;
+		case DW_OP_lt: binop(x, "(unsigned long)((long)%s < (long)%s)"); break;
+		case DW_OP_le: binop(x, "(unsigned long)((long)%s <= (long)%s)"); break;
+		case DW_OP_gt: binop(x, "(unsigned long)((long)%s > (long)%s)"); break;
+		case DW_OP_ge: binop(x, "(unsigned long)((long)%s >= (long)%s)"); break;
 		case DW_OP_plus: binop(x, "(%s + %s)"); break;
 		case DW_OP_minus: binop(x, "(%s - %s)"); break;
 		case DW_OP_mul: binop(x, "(%s * %s)"); break;
@@ -249,8 +277,9 @@ static char *translate(struct l2c *x, Dwarf_Attribute *attr,
 		case DW_OP_neg: unop(x, "(unsigned long)-(long)%s"); break;
 		case DW_OP_not: unop(x, "(~%s)"); break;
 		case DW_OP_deref:
-			t = xasprintf("(unsigned long)stp_read_kernel(c, %%s, 8, "
-				      "%s)", x->loc);
+			t = xasprintf("(unsigned long)stp_read_%s(c, %%s, 8, "
+				      "%s)", x->m->user ? "user" : "kernel",
+				      x->loc);
 			unop(x, t);
 			free(t);
 			break;
@@ -262,8 +291,9 @@ static char *translate(struct l2c *x, Dwarf_Attribute *attr,
 						   (unsigned long long)op->number);
 				break;
 			}
-			t = xasprintf("(unsigned long)stp_read_kernel(c, %%s, "
-				      "%d, %s)", (int)op->number, x->loc);
+			t = xasprintf("(unsigned long)stp_read_%s(c, %%s, "
+				      "%d, %s)", x->m->user ? "user" : "kernel",
+				      (int)op->number, x->loc);
 			unop(x, t);
 			free(t);
 			break;

@@ -69,6 +69,11 @@ fail:
 	return NULL;
 }
 
+struct dw_mod *dw_open_file(const char *name, const char *path, char **why)
+{
+	return open_file(name, path, why);
+}
+
 static int has_debug_info(const char *path)
 {
 	return access(path, R_OK) == 0;

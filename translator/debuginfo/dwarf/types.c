@@ -54,6 +54,7 @@ static struct ctype **tmap_slot(struct dw_tmap *t, uint64_t key, int create)
 
 static void remember(struct dw_mod *m, Dwarf_Die *die, struct ctype *t)
 {
+	t->user = m->user;
 	*tmap_slot(&m->types, dwarf_dieoffset(die), 1) = t;
 }
 
@@ -295,6 +296,8 @@ int dw_find_type_die(struct dw_mod *m, const char *name, Dwarf_Die *out)
 {
 	sqlite3_stmt *st;
 	int rc = -1;
+	if (!m->db)
+		return -1;
 	if (sqlite3_prepare_v2(m->db, "SELECT die FROM types WHERE name = ?1",
 			       -1, &st, NULL) != SQLITE_OK)
 		return -1;

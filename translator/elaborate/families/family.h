@@ -33,6 +33,7 @@ extern const struct family family_kprobe;              /* kprobe.c */
 extern const struct family family_perf;                /* perf.c */
 extern const struct family family_kernel, family_module; /* kernel.c */
 extern const struct family family_process;             /* process.c */
+extern const struct family family_netfilter;           /* netfilter.c */
 
 /* match_kernel_trace - kernel.trace("SUBSYS:NAME"), dispatched to by the
  * kernel family (tracepoint.c). */

@@ -31,9 +31,21 @@ static int split_spec(const char *spec, struct dbg_query *q,
 	q->func = xstrndup(spec, at - spec);
 	{
 		const char *colon = strrchr(at + 1, ':');
-		if (colon) {
+		if (colon && !strcmp(colon + 1, "*")) {
+			/* every line of the function(s) */
+			q->line = 1;
+			q->line_end = 1 << 30;
+			q->file = xstrndup(at + 1, colon - at - 1);
+		} else if (colon) {
 			char *end;
 			long l = strtol(colon + 1, &end, 10);
+			if (*end == '-' && l > 0) {
+				/* a range of lines N-M */
+				long e = strtol(end + 1, &end, 10);
+				q->line_end = !*end && e >= l ? (int)e : 0;
+				if (!q->line_end)
+					end = (char *)"-";
+			}
 			if (*end || l <= 0) {
 				diag_error(loc, "bad line number '%s' in \"%s\" "
 					   "(expected FUNC@FILE:LINE)", colon + 1,
@@ -114,6 +126,27 @@ static int match_absolute(struct session *s, struct probe *p,
 	d->offset = off;
 	d->pp_text = probe_point_str(pp);
 	return 0;
+}
+
+/* find_in_modules - find_functions for @q in each module whose name
+ * matches the wildcard q->module (module("dccp*")); the total found, -1
+ * after an error, -2 when no module matches */
+static int find_in_modules(struct session *s, struct dbg_provider *prov,
+			   struct dbg_query *q, struct vec *found)
+{
+	struct vec names = {0};
+	const char *pattern = q->module;
+	int n = 0, r = 0;
+	if (dbg_module_names(s, pattern, &names) == 0)
+		r = -2;
+	for (int i = 0; i < names.n && r >= 0; i++) {
+		q->module = names.items[i];
+		r = prov->find_functions(prov, q, found);
+		n += r > 0 ? r : 0;
+	}
+	q->module = pattern;
+	free(names.items);       /* the names live on in what was found */
+	return r < 0 ? r : n;
 }
 
 /* match_kernel - kernel.* and module("M").* points */
@@ -205,12 +238,26 @@ static int match_kernel(struct session *s, struct probe *p, struct probe_point *
 	}
 	if (!(prov = dbg_provider_for(s)))
 		return -1;
-	n = prov->find_functions(prov, &q, &found);
+	if (q.module && strpbrk(q.module, "*?[")) {
+		n = find_in_modules(s, prov, &q, &found);
+		if (n == -2)
+			goto nomodule;
+	} else {
+		n = prov->find_functions(prov, &q, &found);
+	}
 	if (n < 0)
 		return -1;
 	if (n == 0) {
 		if (pp->optional)
 			return 0;
+		if (0) {
+nomodule:
+			if (pp->optional)
+				return 0;
+			diag_error(&pp->loc, "%s: no kernel module matches "
+				   "'%s'", probe_point_str(pp), q.module);
+			return -1;
+		}
 		diag_error(&pp->loc, "%s matches no probeable %s%s%s",
 			   probe_point_str(pp),
 			   (q.flags & DBG_Q_INLINE) ? "inline instance" :

@@ -37,35 +37,80 @@
 #include "family.h"
 #include "debuginfo/debuginfo.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+
+/* What follows .function("PATTERN"). */
+#define FN_RETURN   1u      /* .return */
+#define FN_CALL     2u      /* .call: out-of-line functions only */
+#define FN_INLINE   4u      /* .inline: inline instances only */
+#define FN_EXPORTED 8u      /* .exported: functions in .dynsym only */
+
+/* derive_inlines - a DP_UPROBE at the entry of each inline instance of
+ * a function matching @pat (from @host's DWARF); the number derived */
+static int derive_inlines(struct session *s, struct probe *p,
+			  struct probe_point *pp, const char *target,
+			  const char *host, const char *pat)
+{
+	struct vec v = {0};
+	int n = udwarf_inlines(host, target, pat, &v), i, made = 0;
+	for (i = 0; i < n; i++) {
+		struct udwarf_inline *u = v.items[i];
+		int64_t off = uelf_offset(host, u->addr);
+		struct derived_probe *d;
+		if (off >= 0) {
+			d = new_derived(s, DP_UPROBE, p, pp);
+			free(d->pp_text);
+			d->pp_text = xasprintf("process(\"%s\").function(\"%s\")"
+					       ".inline", target, u->name);
+			d->path = xstrdup(target);
+			d->symbol = xstrdup(u->name);
+			d->offset = off;
+			d->fn = u->fn;
+			made++;
+		}
+		free(u->name);
+		free(u);
+	}
+	free(v.items);
+	return made;
+}
 
 /* derive_functions - a DP_UPROBE for each function of @host matching
- * @pat: 0, or -1 after a diagnostic */
+ * @pat (@flags: FN_*): its out-of-line copy from the ELF symbol table
+ * (not with .inline; with .exported only those in .dynsym), and its
+ * inline instances from the DWARF (not with .call, .return, .exported):
+ * 0, or -1 after a diagnostic */
 static int derive_functions(struct session *s, struct probe *p,
 			    struct probe_point *pp, struct pp_component *fc,
 			    const char *target, const char *host,
-			    const char *pat, int is_return)
+			    const char *pat, unsigned flags)
 {
 	struct vec syms = {0};
 	char *err = NULL;
-	int n = uelf_functions(host, pat, &syms, &err), i;
+	int n = 0, i, made = 0, is_return = !!(flags & FN_RETURN);
+	int before = s->derived.n;
+	if (!(flags & FN_INLINE))
+		n = uelf_functions(host, pat, &syms, &err);
 	if (n < 0) {
 		diag_error(&pp->loc, "%s", err);
 		free(err);
 		return -1;
 	}
-	if (!n) {
-		free(syms.items);
-		if (pp->optional)
-			return 0;
-		diag_error(&fc->arg->loc, "no function of %s matches \"%s\" "
-			   "(in its ELF symbol table)", target, pat);
-		return -1;
-	}
+	if (!(flags & (FN_CALL | FN_RETURN | FN_EXPORTED)))
+		made = derive_inlines(s, p, pp, target, host, pat);
 	for (i = 0; i < n; i++) {
 		struct uelf_sym *u = syms.items[i];
-		struct derived_probe *d = new_derived(s, DP_UPROBE, p, pp);
+		struct derived_probe *d;
+		if ((flags & FN_EXPORTED) && !uelf_exported(host, u->name)) {
+			uelf_free_sym(u);
+			continue;
+		}
+		d = new_derived(s, DP_UPROBE, p, pp);
+		made++;
 		free(d->pp_text);
 		d->pp_text = xasprintf("process(\"%s\").function(\"%s\")%s",
 				       target, u->name,
@@ -75,11 +120,22 @@ static int derive_functions(struct session *s, struct probe *p,
 		d->offset = (int64_t)u->offset;
 		d->is_return = is_return;
 		d->wildcard = n > 1;
-		/* $PARAM and $return from the program's DWARF, if built -g */
-		d->fn = udwarf_function(host, u->addr, u->name, is_return);
+		/* $PARAM, $LOCAL & co from the program's DWARF, if built -g */
+		d->fn = udwarf_function(host, target, u->addr, u->name,
+					is_return);
 		uelf_free_sym(u);
 	}
 	free(syms.items);
+	for (i = before; made > 1 && i < s->derived.n; i++)
+		((struct derived_probe *)s->derived.items[i])->wildcard = 1;
+	if (!made && !pp->optional) {
+		diag_error(&fc->arg->loc, "no %sfunction of %s matches \"%s\" "
+			   "(in its %s)", flags & FN_INLINE ? "inline instance of a "
+			   : flags & FN_EXPORTED ? "exported " : "", target, pat,
+			   flags & FN_INLINE ? "DWARF" : flags & FN_EXPORTED ?
+			   ".dynsym" : "ELF symbol table");
+		return -1;
+	}
 	return 0;
 }
 
@@ -200,7 +256,7 @@ static int derive_statements(struct session *s, struct probe *p,
 		d->symbol = xstrdup(u->func);
 		d->offset = off;
 		d->wildcard = n > 1;
-		d->fn = udwarf_at(host, u->func_addr, u->addr, u->func);
+		d->fn = udwarf_at(host, target, u->func_addr, u->addr, u->func);
 	}
 	free(func);
 	free(file);
@@ -211,6 +267,100 @@ static int derive_statements(struct session *s, struct probe *p,
 
 static int match_one(struct session *s, struct probe *p,
 		     struct probe_point *pp, const char *name);
+static int match_pid(struct session *s, struct probe *p,
+		     struct probe_point *pp, int64_t pid);
+
+/* pid_exe - the program process @pid runs, when this machine is the
+ * target (no --sysroot, the running kernel): readlink /proc/PID/exe,
+ * heap; else NULL */
+static char *pid_exe(struct session *s, int64_t pid)
+{
+	struct utsname u;
+	char link[64], buf[4096];
+	ssize_t n;
+	if ((s->sysroot && *s->sysroot) || uname(&u) != 0 ||
+	    (s->kernel_release && strcmp(s->kernel_release, u.release)))
+		return NULL;
+	snprintf(link, sizeof(link), "/proc/%lld/exe", (long long)pid);
+	n = readlink(link, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return NULL;
+	buf[n] = 0;
+	return xstrdup(buf);
+}
+
+/* match_pid - process(PID)...: the probes of process("EXE")... for the
+ * program PID runs (found here when this machine is the target, so that
+ * everything process("PATH") offers works), each firing only in that
+ * process; when building for another machine (-r, --sysroot), only
+ * .function("NAME")[.call|.return] and .begin/.end, the program being the
+ * process's executable at module start and NAME an exact symbol of it
+ * (runtime/uprobes.c), without target variables. */
+static int match_pid(struct session *s, struct probe *p,
+		     struct probe_point *pp, int64_t pid)
+{
+	struct pp_component *c = pp_comp(pp, 1), *m;
+	char *exe;
+	int before = s->derived.n, rc, i, is_return = 0;
+	const char *name;
+	struct derived_probe *d;
+	if (pid <= 0 || pid > 4194304) {    /* PID_MAX_LIMIT */
+		diag_error(&pp_comp(pp, 0)->arg->loc, "process(%lld): not a "
+			   "process id", (long long)pid);
+		return -1;
+	}
+	if ((exe = pid_exe(s, pid))) {
+		rc = match_one(s, p, pp, exe);
+		free(exe);
+		for (i = before; i < s->derived.n; i++)
+			((struct derived_probe *)s->derived.items[i])->pid = pid;
+		return rc;
+	}
+	if ((pp_is(c, "begin") || pp_is(c, "end")) && !c->arg) {
+		if (extra_components(pp, 2) < 0)
+			return -1;
+		d = new_derived(s, pp_is(c, "begin") ? DP_PROC_BEGIN :
+				DP_PROC_END, p, pp);
+		d->pid = pid;
+		return 0;
+	}
+	if (!pp_is(c, "function")) {
+		diag_error(&pp->loc, "process(%lld): no process %lld here to "
+			   "read its program from (/proc/%lld/exe); building "
+			   "for another machine, only .function(\"NAME\")"
+			   "[.return] and .begin/.end are available",
+			   (long long)pid, (long long)pid, (long long)pid);
+		return -1;
+	}
+	if (str_arg(c, pp, &name) < 0)
+		return -1;
+	for (i = 2; (m = pp_comp(pp, i)); i++) {
+		if (pp_is(m, "return") && !m->arg && !is_return)
+			is_return = 1;
+		else if (!(pp_is(m, "call") && !m->arg && i == 2)) {
+			diag_error(&pp->loc, "unexpected '.%s' in %s (expected "
+				   ".call or .return)", m->name,
+				   probe_point_str(pp));
+			return -1;
+		}
+	}
+	if (strpbrk(name, "*?[")) {
+		diag_error(&c->arg->loc, "process(%lld).function(\"%s\"): "
+			   "wildcards need the program here (no /proc/%lld/exe "
+			   "on this machine)", (long long)pid, name,
+			   (long long)pid);
+		return -1;
+	}
+	d = new_derived(s, DP_UPROBE, p, pp);
+	free(d->pp_text);
+	d->pp_text = xasprintf("process(%lld).function(\"%s\")%s",
+			       (long long)pid, name,
+			       is_return ? ".return" : ".call");
+	d->symbol = xstrdup(name);
+	d->is_return = is_return;
+	d->pid = pid;
+	return 0;
+}
 
 /* match_process - process[("PATH")]...: an absolute PATH with wildcards
  * stands for every program it matches (each derived as if named). */
@@ -221,6 +371,8 @@ static int match_process(struct session *s, struct probe *p,
 	const char *name = NULL;
 	struct vec progs = {0};
 	int i, n, rc = 0, before = s->derived.n;
+	if (c0->arg && c0->arg->kind == E_NUM)
+		return match_pid(s, p, pp, c0->arg->num);
 	if (c0->arg && str_arg(c0, pp, &name) < 0)
 		return -1;
 	if (!name || name[0] != '/' || !strpbrk(name, "*?["))
@@ -259,6 +411,7 @@ static int match_one(struct session *s, struct probe *p,
 	const char *pat;
 	char *target = NULL, *host = NULL, *err = NULL;
 	int rc, is_return = 0, b = 1, i;
+	unsigned flags = 0;
 	struct derived_probe *d;
 	const char *lib = NULL;
 	if (name && pp_is(c, "library")) {     /* .library("LIB")... */
@@ -378,19 +531,26 @@ static int match_one(struct session *s, struct probe *p,
 	rc = str_arg(c, pp, &pat);
 	for (; rc == 0 && pp_comp(pp, i); i++) {
 		struct pp_component *m = pp_comp(pp, i);
-		if (pp_is(m, "return") && !m->arg && !is_return)
+		if (pp_is(m, "return") && !m->arg && !is_return &&
+		    !(flags & FN_INLINE))
 			is_return = 1;
 		else if (pp_is(m, "call") && !m->arg && !is_return && i == b + 1)
-			;
+			flags |= FN_CALL;
+		else if (pp_is(m, "inline") && !m->arg && i == b + 1)
+			flags |= FN_INLINE;
+		else if (pp_is(m, "exported") && !m->arg && i == b + 1)
+			flags |= FN_EXPORTED;
 		else {
 			diag_error(&pp->loc, "unexpected '.%s' in %s (expected "
-				   ".call or .return)", m->name,
-				   probe_point_str(pp));
+				   ".call, .inline, .exported or .return)",
+				   m->name, probe_point_str(pp));
 			rc = -1;
 		}
 	}
+	if (is_return)
+		flags |= FN_RETURN;
 	if (rc == 0)
-		rc = derive_functions(s, p, pp, c, target, host, pat, is_return);
+		rc = derive_functions(s, p, pp, c, target, host, pat, flags);
 	free(target);
 	free(host);
 	return rc;
@@ -400,13 +560,19 @@ static const char *const process_forms[] = {
 	"process(STRING).function(STRING)",
 	"process(STRING).function(STRING).call",
 	"process(STRING).function(STRING).return",
+	"process(STRING).function(STRING).inline",
+	"process(STRING).function(STRING).exported",
+	"process(STRING).function(STRING).exported.return",
 	"process(STRING).statement(STRING)", "process(STRING).plt(STRING)",
 	"process(STRING).mark(STRING)",
 	"process(STRING).provider(STRING).mark(STRING)",
 	"process(STRING).begin", "process(STRING).end",
 	"process.begin", "process.end",
 	"process(STRING).thread.begin", "process(STRING).thread.end",
-	"process.thread.begin", "process.thread.end", NULL,
+	"process.thread.begin", "process.thread.end",
+	"process(NUMBER).function(STRING)",
+	"process(NUMBER).function(STRING).return",
+	"process(NUMBER).begin", "process(NUMBER).end", NULL,
 };
 
 const struct family family_process = { "process", match_process,

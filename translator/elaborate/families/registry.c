@@ -24,6 +24,7 @@ static const struct family *const families[] = {
 	&family_kernel,
 	&family_module,
 	&family_process,
+	&family_netfilter,
 };
 
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
