@@ -6,17 +6,9 @@
 #include <linux/delay.h>
 #include <linux/preempt.h>
 #include <asm/local.h>
-#include "stp_internal.h"
+#include "stp_hit.h"
 
-/* Everything one CPU needs for a probe hit; allocated once at module
- * load, never on the stack. */
-struct stp_cpu {
-	local_t busy;              /* 1 while a handler owns ctx; only this
-	                            * CPU touches it (interrupts and NMIs
-	                            * included), so no bus-locked operation */
-	struct stp_print_buf pb;   /* this hit's output */
-	struct stp_context ctx;
-};
+DEFINE_PER_CPU(struct stp_cpu *, stp_cpu_ptr);
 
 static struct stp_cpu **stp_cpus;  /* [nr_cpu_ids], NULL if not possible */
 
@@ -33,6 +25,7 @@ int stp_contexts_alloc(void)
 			stp_contexts_free();
 			return -ENOMEM;
 		}
+		per_cpu(stp_cpu_ptr, cpu) = stp_cpus[cpu];
 	}
 	return 0;
 }
@@ -43,8 +36,11 @@ void stp_contexts_free(void)
 
 	if (!stp_cpus)
 		return;
-	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++) {
+		if (cpu_possible(cpu))
+			per_cpu(stp_cpu_ptr, cpu) = NULL;
 		vfree(stp_cpus[cpu]);
+	}
 	kfree(stp_cpus);
 	stp_cpus = NULL;
 }
@@ -103,57 +99,23 @@ static __always_inline void stp_run_common(const struct stp_probe_desc *p,
 			   void (*handler)(struct stp_context *c),
 			   void *entry_data, const unsigned long *tp_args)
 {
-	struct stp_cpu *sc;
-	struct stp_context *c;
-
 	/* Everything from the state check to the end runs with preemption
 	 * disabled: stp_wait_probes_idle()'s synchronize_rcu() then waits
 	 * for every hit that saw the old state (no shared counter to bounce
 	 * between CPUs on every hit). */
 	preempt_disable();
-	if (atomic_read(&stp_session_state) != want)
-		goto out;
-	/* After exit() (or too many errors) only end probes run, as in
-	 * SystemTap: the run is already stopping. */
-	if (want != STP_STATE_STOPPING && atomic_read(&stp_exit_requested))
-		goto out;
-	/* After errors ended the run, error probes run instead of end
-	 * probes (and instead of the end probes left, when an end probe's
-	 * error ended it). */
-	if (want == STP_STATE_STOPPING && p->kind == STP_PROBE_END &&
-	    atomic_read(&stp_error_exit))
-		goto out;
-	sc = stp_cpus[smp_processor_id()];
-	if (local_cmpxchg(&sc->busy, 0, 1) != 0) {
-		/* a probe hit inside a probe hit on this CPU */
-		atomic_inc(&stp_skipped);
-		stp_check_skipped();
-		goto out;
-	}
-	c = &sc->ctx;
-	c->probe = p;
-	c->regs = regs;
-	c->entry_data = entry_data;
-	c->error = NULL;
-	c->error_loc = NULL;
-	c->actions = 0;
-	c->rx_ngroups = -1;
-	c->nesting = 0;
-	c->next = 0;
-	c->frame_used = 0;
-	if (tp_args)
-		memcpy(c->tp_args, tp_args, sizeof(c->tp_args));
-	sc->pb.len = 0;
-	/* begin/end run in stapio's process: let their flushes wait for
-	 * stapio to drain the relay when it runs on another CPU */
-	sc->pb.wait_budget_ns = (want != STP_STATE_RUNNING &&
-				 num_online_cpus() > 1) ?
-		STP_END_FLUSH_WAIT_NS : 0;
+	stp_hit(p, regs, want, handler, entry_data, tp_args);
+	preempt_enable();
+}
 
-	handler(c);
+void stp_hit_finish(struct stp_cpu *sc, const struct stp_probe_desc *p)
+{
+	struct stp_context *c = &sc->ctx;
 
 	if (sc->pb.len)
 		stp_print_flush(c);
+	sc->pb.len = 0;
+	sc->pb.wait_budget_ns = 0;
 	if (c->error) {
 		stp_ctl_send_text(STP_MSG_ERROR, "ERROR: %s near %s\n",
 				  c->error, c->error_loc ? c->error_loc :
@@ -163,10 +125,6 @@ static __always_inline void stp_run_common(const struct stp_probe_desc *p,
 			stp_request_exit();
 		}
 	}
-	barrier();          /* the hit's stores before the release */
-	local_set(&sc->busy, 0);
-out:
-	preempt_enable();
 }
 
 void stp_wait_probes_idle(void)

@@ -18,21 +18,7 @@
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/sched.h>
-#include "stp_internal.h"
-
-/* Run-time state of one probe of the table. */
-struct stp_probe_rt {
-	const struct stp_probe_desc *p;
-	int registered;
-	int rc;                    /* the registration's error, 0 if none */
-	int deferred;              /* a module probe waiting for its module */
-	union {
-		struct hrtimer timer;
-		struct kprobe kp;
-		struct kretprobe krp;
-		struct perf_event **evs;  /* STP_PROBE_PERF: [nr_cpu_ids] */
-	} u;
-};
+#include "stp_hit.h"
 
 static struct stp_probe_rt *stp_rt;   /* [stp_module.nprobes] */
 
@@ -53,15 +39,8 @@ static enum hrtimer_restart stp_timer_fn(struct hrtimer *t)
 static int stp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct stp_probe_rt *r = container_of(kp, struct stp_probe_rt, u.kp);
-	unsigned long ip = regs->ip;
 
-	/* The handler sees the probed address (int3 and ftrace-based
-	 * kprobes leave ip past it): addr(), probefunc() and backtraces
-	 * start there.  Restored for the kernel's single-stepping. */
-	regs->ip = (unsigned long)kp->addr;
-	stp_run_probe(r->p, regs, STP_STATE_RUNNING);
-	regs->ip = ip;
-	return 0;
+	return stp_kprobe_hit(kp, regs, r->p->handler);
 }
 
 /* stp_kretprobe_rt - the probe of kretprobe instance @ri, or NULL when
@@ -85,7 +64,9 @@ static int stp_kretprobe_fn(struct kretprobe_instance *ri,
 		 * counted as such), failed with an error, or came before the
 		 * run started (registration) or after exit() */
 		return 0;
-	stp_run_handler(r->p, regs, STP_STATE_RUNNING, r->p->handler, ri->data);
+	preempt_disable();
+	stp_hit(r->p, regs, STP_STATE_RUNNING, r->p->handler, ri->data, NULL);
+	preempt_enable();
 	return 0;
 }
 
@@ -99,8 +80,10 @@ static int stp_kretprobe_entry(struct kretprobe_instance *ri,
 	*(int *)ri->data = 0;
 	if (!r)
 		return 0;
-	stp_run_handler(r->p, regs, STP_STATE_RUNNING, r->p->entry_handler,
-			ri->data);
+	preempt_disable();
+	stp_hit(r->p, regs, STP_STATE_RUNNING, r->p->entry_handler, ri->data,
+		NULL);
+	preempt_enable();
 	return 0;
 }
 
@@ -136,7 +119,8 @@ static int stp_register_one(struct stp_probe_rt *r)
 			memset(&r->u.kp, 0, sizeof(r->u.kp));
 			r->u.kp.symbol_name = p->symbol;
 			r->u.kp.offset = p->offset;
-			r->u.kp.pre_handler = stp_kprobe_pre;
+			r->u.kp.pre_handler = p->kprobe_pre ? p->kprobe_pre :
+				stp_kprobe_pre;
 			rc = register_kprobe(&r->u.kp);
 		}
 		return rc;

@@ -756,6 +756,8 @@ enum stp_probe_kind {
 	                            * nf_priority (netfilter.c) */
 };
 
+struct kprobe;
+
 /* STP_PROBE_NETFILTER: what the hook puts in the context's tp_args (the
  * netfilter tapset reads them): the struct sk_buff *, the const struct
  * nf_hook_state *, and the address of the unsigned int verdict. */
@@ -811,6 +813,10 @@ struct stp_probe_desc {
 	unsigned long ref_ctr_offset; /* STP_PROBE_UPROBE: file offset of an
 	                            * SDT semaphore the kernel raises while the
 	                            * probe is registered, 0: none */
+	/* STP_PROBE_KPROBE (not .return): the kprobe's pre_handler, with
+	 * the hit path and this probe's handler inlined (generated with
+	 * stp_kprobe_hit, stp_hit.h); NULL: the runtime's generic one */
+	int (*kprobe_pre)(struct kprobe *kp, struct pt_regs *regs);
 	int nf_hook, nf_pf, nf_priority; /* STP_PROBE_NETFILTER */
 };
 

@@ -401,30 +401,50 @@ static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
 	struct vec entries = {0};
 	char *l = loc_literal(&p->loc);
 	char *pp;
-	int nlocks, rc = 0;
+	int nlocks, rc = 0, zero, frameless;
 	if (d && d->is_return) {
 		tvar_entry_exprs(s, d, &entries);
 		if (entries.n && gen_entry_handler(s, o, name, d, &entries) < 0)
 			rc = -1;
 		g.entries = &entries;
 	}
-	gen_locals(&g.frame, &p->locals);
-	strbuf_add(&g.frame, FRAME_ZERO_END);
 	gen_stmt(&g, p->body);
+	/* a body with no locals or temporaries that never names its frame
+	 * gets none: only the nesting depth stp_frame_enter would count */
+	frameless = !strbuf_str(&g.frame)[0] &&
+		!names_frame(strbuf_str(&body));
+	{       /* the locals the body names, then its temporaries */
+		struct strbuf fr = {0};
+		zero = frame_used_locals(&fr, &p->locals,
+					 strbuf_str(&body));
+		frameless = frameless && !zero;
+		strbuf_add(&fr, FRAME_ZERO_END);
+		strbuf_add(&fr, strbuf_str(&g.frame));
+		free(g.frame.s);
+		g.frame = fr;
+	}
 	gen_lock_list(s, o, name, p->body, &nlocks);
 	pp = d ? xstrdup(d->pp_text) : probe_point_str(p->points.items[0]);
-	strbuf_printf(o, "/* %s:%d:%d: probe %s%s */\nstruct %s_frame {\n"
-		      "\tchar unused;\n%s};\n\n", p->loc.file, p->loc.line,
-		      p->loc.col, pp, !d && p->points.n > 1 ? ", ..." : "", name,
-		      strbuf_str(&g.frame));
+	strbuf_printf(o, "/* %s:%d:%d: probe %s%s */\n", p->loc.file,
+		      p->loc.line, p->loc.col, pp,
+		      !d && p->points.n > 1 ? ", ..." : "");
 	free(pp);
-	strbuf_printf(o, "static void %s(struct stp_context *c)\n{\n"
-		      "\tstruct %s_frame *f = stp_frame_enter(c, sizeof(*f),\n"
-		      "\t\toffsetof(struct %s_frame, zero_end), %s);\n",
-		      name, name, name, l);
+	if (!frameless)
+		strbuf_printf(o, "struct %s_frame {\n\tchar unused;\n%s};\n\n",
+			      name, strbuf_str(&g.frame));
+	strbuf_printf(o, "static void %s(struct stp_context *c)\n{\n", name);
+	/* zero = the number of locals: none, nothing to zero per hit */
+	if (frameless)
+		strbuf_add(o, "\tc->nesting++;       /* no frame */\n");
+	else
+		strbuf_printf(o, "\tstruct %s_frame *f = stp_frame_enter(c, "
+			      "sizeof(*f),\n\t\t%s%s%s, %s);\n", name,
+			      zero ? "offsetof(struct " : "0", zero ? name : "",
+			      zero ? "_frame, zero_end)" : "", l);
 	if (entries.n)
 		strbuf_printf(o, "\tstruct %s_edata *ed = c->entry_data;\n", name);
-	strbuf_add(o, "\tif (unlikely(!f))\n\t\treturn;\n");
+	if (!frameless)
+		strbuf_add(o, "\tif (unlikely(!f))\n\t\treturn;\n");
 	if (nlocks)
 		strbuf_printf(o, "\tif (!stp_lock_globals(c, %s_locks, %d))\n"
 			      "\t\tgoto pop;\n", name, nlocks);
@@ -432,7 +452,7 @@ static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
 	if (nlocks)
 		strbuf_printf(o, "\tstp_unlock_globals(%s_locks, %d);\npop:\n",
 			      name, nlocks);
-	strbuf_add(o, "\tstp_frame_leave(c, f);\n}\n\n");
+	strbuf_add(o, frameless ? "\t;\n}\n\n" : "\tstp_frame_leave(c, f);\n}\n\n");
 	if (d)
 		d->entry_n = entries.n;
 	free(entries.items);
@@ -440,6 +460,20 @@ static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
 	free(g.frame.s);
 	free(l);
 	return g.failed || rc ? -1 : 0;
+}
+
+/* gen_shared_probe - gen_probe, emitting nothing when an earlier
+ * handler has the same code (share.c): the probe table then names it. */
+static int gen_shared_probe(struct session *s, struct strbuf *o,
+			    struct probe *p, const char *name,
+			    struct derived_probe *d)
+{
+	struct strbuf t = {0};
+	int rc = gen_probe(s, &t, p, name, d);
+	if (rc < 0 || !share_handler(strbuf_str(&t), name))
+		strbuf_add(o, strbuf_str(&t));
+	free(t.s);
+	return rc;
 }
 
 /* ---- globals, probe table, module description ---- */
@@ -721,10 +755,55 @@ static char *handler_name(struct session *s, struct derived_probe *d)
 {
 	int i;
 	if (!tvar_probe_per_derived(d->probe))
-		return xasprintf("probe_%d", probe_index(s, d->probe));
+		return share_resolve(xasprintf("probe_%d",
+					       probe_index(s, d->probe)));
 	for (i = 0; i < s->derived.n && s->derived.items[i] != d; i++)
 		;
-	return xasprintf("probe_%d_d%d", probe_index(s, d->probe), i);
+	return share_resolve(xasprintf("probe_%d_d%d",
+				       probe_index(s, d->probe), i));
+}
+
+/* kprobe_pre - whether @d gets a generated kprobe pre_handler */
+static int kprobe_pre(const struct derived_probe *d)
+{
+	return d->kind == DP_KPROBE && !d->is_return;
+}
+
+static int has_kprobe_pre(struct session *s)
+{
+	int i;
+	for (i = 0; i < s->derived.n; i++)
+		if (kprobe_pre(s->derived.items[i]))
+			return 1;
+	return 0;
+}
+
+/* gen_kprobe_pres - for each handler of a kprobe, H_kp: its pre_handler
+ * with the hit path and H inlined (stp_kprobe_hit), one per handler. */
+static void gen_kprobe_pres(struct session *s, struct strbuf *o)
+{
+	struct vec done = {0};
+	int i, j;
+	for (i = 0; i < s->derived.n; i++) {
+		struct derived_probe *d = s->derived.items[i];
+		char *h;
+		if (!kprobe_pre(d))
+			continue;
+		h = handler_name(s, d);
+		for (j = 0; j < done.n && strcmp(done.items[j], h); j++)
+			;
+		if (j < done.n) {
+			free(h);
+			continue;
+		}
+		strbuf_printf(o, "static int %s_kp(struct kprobe *kp, "
+			      "struct pt_regs *regs)\n{\n\treturn "
+			      "stp_kprobe_hit(kp, regs, %s);\n}\n\n", h, h);
+		vec_push(&done, h);
+	}
+	for (i = 0; i < done.n; i++)
+		free(done.items[i]);
+	free(done.items);
 }
 
 /* table_rank - order of the probe table: begin probes by their order
@@ -793,6 +872,11 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 				      ".is_return = %d, .maxactive = %lld",
 				      sym, (long long)d->offset, d->is_return,
 				      (long long)d->maxactive);
+			if (kprobe_pre(d)) {
+				char *hk = handler_name(s, d);
+				strbuf_printf(o, ", .kprobe_pre = %s_kp", hk);
+				free(hk);
+			}
 			free(sym);
 		}
 		if (d->kind == DP_TRACEPOINT) {
@@ -890,9 +974,10 @@ int codegen(struct session *s, struct strbuf *o)
 	dump_session = s;
 	pcpu_classify(s);
 	strbuf_printf(o, "/* Generated by stap from %s.  Do not edit. */\n"
-		      "#include \"stp_runtime.h\"\n\n"
+		      "#include \"stp_runtime.h\"\n%s\n"
 		      "static unsigned long stp_kaddr(unsigned long link);\n\n",
-		      s->script_file);
+		      s->script_file, has_kprobe_pre(s) ?
+		      "#include \"stp_hit.h\"  /* kprobe pre_handlers */\n" : "");
 	/* the level staprun checks the caller against (staprun/privilege.c) */
 	if (s->privilege == STP_PRIV_STAPUSR || s->privilege == STP_PRIV_STAPSYS)
 		strbuf_printf(o, "static const char stp_modinfo_privilege[]\n"
@@ -931,7 +1016,7 @@ int codegen(struct session *s, struct strbuf *o)
 		int k;
 		if (!tvar_probe_per_derived(p)) {
 			name = xasprintf("probe_%d", i);
-			if (gen_probe(s, o, p, name, NULL) < 0)
+			if (gen_shared_probe(s, o, p, name, NULL) < 0)
 				rc = -1;
 			free(name);
 			continue;
@@ -941,13 +1026,14 @@ int codegen(struct session *s, struct strbuf *o)
 			if (d->probe != p)
 				continue;
 			name = xasprintf("probe_%d_d%d", i, k);
-			if (gen_probe(s, o, p, name, d) < 0)
+			if (gen_shared_probe(s, o, p, name, d) < 0)
 				rc = -1;
 			free(name);
 		}
 	}
 	if (gen_kaddr(s, o) < 0)
 		rc = -1;
+	gen_kprobe_pres(s, o);
 	gen_upaths(o);
 	dump = gen_dump_probe(s, o);
 	gen_probe_table(s, o, dump);

@@ -107,6 +107,21 @@ void tvar_gen_store(struct gen *g, struct expr *e, const char *value);
  * emitted, 0 when not needed, -1 after an error message. */
 int gen_usyms(struct session *s, struct strbuf *o);
 
+/* share.c: one handler for probe points whose bodies generate the same C.
+ * share_handler - @text is the generated handler @name; returns the name
+ * of an earlier handler with the same code (then @text is not needed and
+ * @name becomes an alias of it), or NULL when @text is new and must be
+ * emitted.  share_resolve - the handler emitted for @name (heap; frees
+ * @name).  share_count - distinct handlers seen. */
+const char *share_handler(const char *text, const char *name);
+char *share_resolve(char *name);
+int share_count(void);
+/* names_frame - whether generated @body may use the frame pointer `f`
+ * (conservative: any `f` token, strings included). */
+int names_frame(const char *body);
+/* frame_used_locals - append to @frame the declarations of the locals of
+ * @v that the generated @body references (f->l_NAME); returns how many. */
+int frame_used_locals(struct strbuf *frame, struct vec *v, const char *body);
 /* gen_upaths - append to @o the NULL-terminated table stp_upaths of
  * the user-space files the code so far in @o asks the load bias of
  * (stp_ubias), for runtime/uvars.c to resolve at module start.

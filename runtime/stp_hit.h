@@ -1,0 +1,136 @@
+/* stp_hit.h - the common path of every probe hit, inline so that the
+ * event handlers (kprobes, kretprobes) run it without a call of their
+ * own: state checks, the claim of this CPU's context, the handler, error
+ * reporting and the output flush.  Included by context.c, probes.c and
+ * by generated code that has kprobes (their pre_handlers, made with
+ * stp_kprobe_hit, inline the probe's handler too). */
+#ifndef STP_HIT_H
+#define STP_HIT_H
+
+#include <linux/percpu.h>
+#include <linux/hrtimer.h>
+#include <linux/kprobes.h>
+#include <linux/preempt.h>
+#include <asm/local.h>
+#include "stp_internal.h"
+
+/* Everything one CPU needs for a probe hit; allocated once at module
+ * load, never on the stack. */
+struct stp_cpu {
+	local_t busy;              /* 1 while a handler owns ctx; only this
+	                            * CPU touches it (interrupts and NMIs
+	                            * included), so no bus-locked operation */
+	struct stp_print_buf pb;   /* this hit's output */
+	struct stp_context ctx;
+};
+
+/* Run-time state of one probe of the table (probes.c). */
+struct stp_probe_rt {
+	const struct stp_probe_desc *p;
+	int registered;
+	int rc;                    /* the registration's error, 0 if none */
+	int deferred;              /* a module probe waiting for its module */
+	union {
+		struct hrtimer timer;
+		struct kprobe kp;
+		struct kretprobe krp;
+		struct perf_event **evs;  /* STP_PROBE_PERF: [nr_cpu_ids] */
+	} u;
+};
+
+/* This CPU's stp_cpu (context.c; NULL until stp_contexts_alloc): one
+ * per-CPU load on the hit path. */
+DECLARE_PER_CPU(struct stp_cpu *, stp_cpu_ptr);
+
+/* stp_hit_finish - the end of a hit whose handler recorded an error or
+ * printed: report/flush (context.c, out of line: rare or slow anyway). */
+void stp_hit_finish(struct stp_cpu *sc, const struct stp_probe_desc *p);
+
+/**
+ * stp_hit - run @handler for probe @p on this CPU's context if the
+ * session is in state @want; @entry_data is a .return probe's instance
+ * data, @tp_args (12, or NULL) the tracepoint arguments.  A hit inside a
+ * hit on this CPU is skipped and counted.
+ * Context: preemption disabled by the caller (the kernel does it for
+ * kprobe and kretprobe handlers; stp_run_common does it for the others,
+ * so that stp_wait_probes_idle()'s grace period covers every hit);
+ * does not sleep.
+ */
+static __always_inline void stp_hit(const struct stp_probe_desc *p,
+				    struct pt_regs *regs, int want,
+				    void (*handler)(struct stp_context *c),
+				    void *entry_data,
+				    const unsigned long *tp_args)
+{
+	struct stp_cpu *sc;
+	struct stp_context *c;
+
+	if (atomic_read(&stp_session_state) != want)
+		return;
+	/* After exit() (or too many errors) only end probes run, as in
+	 * SystemTap: the run is already stopping. */
+	if (want != STP_STATE_STOPPING && atomic_read(&stp_exit_requested))
+		return;
+	/* After errors ended the run, error probes run instead of end
+	 * probes (and instead of the end probes left, when an end probe's
+	 * error ended it). */
+	if (want == STP_STATE_STOPPING && p->kind == STP_PROBE_END &&
+	    atomic_read(&stp_error_exit))
+		return;
+	sc = this_cpu_read(stp_cpu_ptr);
+	if (unlikely(local_cmpxchg(&sc->busy, 0, 1) != 0)) {
+		/* a probe hit inside a probe hit on this CPU */
+		atomic_inc(&stp_skipped);
+		stp_check_skipped();
+		return;
+	}
+	c = &sc->ctx;
+	c->probe = p;
+	c->regs = regs;
+	c->entry_data = entry_data;
+	c->error = NULL;           /* (error_loc is set along with it) */
+	c->actions = 0;
+	c->rx_ngroups = -1;
+	c->nesting = 0;
+	c->next = 0;
+	c->frame_used = 0;
+	if (tp_args)
+		memcpy(c->tp_args, tp_args, sizeof(c->tp_args));
+	/* begin/end run in stapio's process: let their flushes wait for
+	 * stapio to drain the relay when it runs on another CPU (the
+	 * budget is 0 otherwise, and again after such a hit) */
+	if (want != STP_STATE_RUNNING && num_online_cpus() > 1)
+		sc->pb.wait_budget_ns = STP_END_FLUSH_WAIT_NS;
+
+	handler(c);
+
+	if (unlikely(sc->pb.len || c->error ||
+		     (want != STP_STATE_RUNNING && sc->pb.wait_budget_ns)))
+		stp_hit_finish(sc, p);
+	barrier();          /* the hit's stores before the release */
+	local_set(&sc->busy, 0);
+}
+
+/**
+ * stp_kprobe_hit - the pre_handler of kprobe @kp (of a struct
+ * stp_probe_rt) running @handler; with a constant @handler the compiler
+ * inlines it.  The handler sees the probed address in regs->ip (int3
+ * and ftrace-based kprobes leave ip past it): addr(), probefunc() and
+ * backtraces start there; restored for the kernel's single-stepping.
+ * Returns 0.  Context: kprobe handler (preemption disabled by the
+ * kernel); does not sleep.
+ */
+static __always_inline int stp_kprobe_hit(struct kprobe *kp,
+					  struct pt_regs *regs,
+					  void (*handler)(struct stp_context *c))
+{
+	struct stp_probe_rt *r = container_of(kp, struct stp_probe_rt, u.kp);
+	unsigned long ip = regs->ip;
+
+	regs->ip = (unsigned long)kp->addr;
+	stp_hit(r->p, regs, STP_STATE_RUNNING, handler, NULL, NULL);
+	regs->ip = ip;
+	return 0;
+}
+
+#endif
