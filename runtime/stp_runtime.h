@@ -735,6 +735,10 @@ enum stp_probe_kind {
 	STP_PROBE_THREAD_BEGIN,    /* a new thread of a process (path: of a
 	                            * process running that file), uprocess.c */
 	STP_PROBE_THREAD_END,      /* a thread other than the leader exits */
+	STP_PROBE_HWBKPT,          /* kernel.data: a hardware breakpoint on
+	                            * offset (symbol NULL) or on symbol's
+	                            * link-time address offset, relocated by
+	                            * hw_anchor; hw_len, hw_rw (hwbkpt.c) */
 };
 
 struct stp_probe_desc {
@@ -774,6 +778,9 @@ struct stp_probe_desc {
 	 * the target machine (resolved to an inode at module start; NULL for
 	 * process.begin/.end of every process) */
 	const char *path;
+	int hw_len;                /* STP_PROBE_HWBKPT: bytes (1, 2, 4, 8) */
+	int hw_rw;                 /* 1: reads and writes, 0: writes */
+	unsigned long hw_anchor;   /* link-time address of _printk */
 	unsigned long ref_ctr_offset; /* STP_PROBE_UPROBE: file offset of an
 	                            * SDT semaphore the kernel raises while the
 	                            * probe is registered, 0: none */

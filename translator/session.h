@@ -37,6 +37,8 @@ enum dp_kind {
 	DP_PROC_END,     /* process[("PATH")].end */
 	DP_THREAD_BEGIN, /* process[("PATH")].thread.begin */
 	DP_THREAD_END,   /* process[("PATH")].thread.end */
+	DP_HWBKPT,       /* kernel.data(...).write/.rw: address in offset,
+	                  * symbol NULL or the data symbol's name */
 };
 
 struct dbg_function;
@@ -76,6 +78,10 @@ struct derived_probe {
 	int64_t procfs_maxsize;     /* .read: bytes of the read buffer, 0:
 	                             * the default (STP_PROCFS_BUFSIZE) */
 	int64_t procfs_umask;       /* -1: none given */
+	int64_t hw_len;             /* DP_HWBKPT: bytes watched (1, 2, 4, 8) */
+	int hw_rw;                  /* DP_HWBKPT: 1 .rw, 0 .write */
+	uint64_t hw_anchor;         /* DP_HWBKPT of a symbol: link-time address
+	                             * of _printk (offset is link-time too) */
 	int64_t ref_ctr;            /* DP_UPROBE of an SDT marker: file offset
 	                             * of its semaphore, 0: none */
 	char *path;                 /* DP_UPROBE, DP_PROC_*: the program's
