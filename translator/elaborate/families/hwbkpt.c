@@ -12,8 +12,9 @@
  * the runtime adds the KASLR displacement it finds.  LEN (default 1) is
  * rounded up to a length the debug registers support (1, 2, 4, 8 on
  * x86-64); more is an error, and so is .length with a SYMBOL (as in
- * SystemTap).  More than 4 such probes draw a warning: x86 has 4 debug
- * registers, so the surplus fails to register.
+ * SystemTap), and an ADDRESS that is not a multiple of the length (the
+ * debug registers cannot watch it).  More than 4 such probes draw a
+ * warning: x86 has 4 debug registers, so the surplus fails to register.
  */
 #include "family.h"
 #include "debuginfo/debuginfo.h"
@@ -81,6 +82,13 @@ int match_kernel_data(struct session *s, struct probe *p,
 	rw = pp_is(c, "rw");
 	if (extra_components(pp, i + 1) < 0)
 		return -1;
+	if (!sym && (addr & (len - 1))) {
+		diag_error(argloc, "kernel.data(%#llx): the address of a %lld-byte "
+			   "hardware breakpoint must be a multiple of %lld",
+			   (unsigned long long)addr, (long long)len,
+			   (long long)len);
+		return -1;
+	}
 	if (sym) {
 		if (!(k = ksyms_for(s)))
 			return -1;
