@@ -313,6 +313,8 @@ int stp_probes_register(void)
 	if (!rc)
 		rc = stp_netfilter_register();  /* netfilter.c */
 	if (!rc)
+		rc = stp_hwbkpt_register();     /* hwbkpt.c */
+	if (!rc)
 		rc = stp_uprobes_register();    /* uprobes.c */
 	if (!rc)
 		rc = stp_uprocess_register();   /* uprocess.c */
@@ -330,6 +332,7 @@ void stp_probes_unregister(void)
 	stp_uprocess_unregister();              /* uprocess.c */
 	stp_uprobes_unregister();               /* uprobes.c */
 	stp_netfilter_unregister();             /* netfilter.c */
+	stp_hwbkpt_unregister();                /* hwbkpt.c */
 	stp_procfs_unregister();                /* procfs.c */
 	stp_tracepoints_unregister();           /* tracepoints.c */
 	if (stp_modnotify_on) {

@@ -187,6 +187,16 @@ int stp_uprocess_register(void);
  * run.  Idempotent.  Process context; sleeps. */
 void stp_uprocess_unregister(void);
 
+/* ---- hwbkpt.c ---- */
+/* stp_hwbkpt_register - a wide hardware breakpoint for every
+ * STP_PROBE_HWBKPT probe.  Returns 0 or -errno (reported with
+ * stp_ctl_send_text; then none stays registered).  Optional probes that
+ * fail are skipped.  Process context; sleeps. */
+int stp_hwbkpt_register(void);
+/* stp_hwbkpt_unregister - remove them.  Idempotent.  Process context;
+ * sleeps. */
+void stp_hwbkpt_unregister(void);
+
 /* ---- procfs.c ---- */
 /* stp_procfs_register - create /proc/systemtap/MODULE and a file for
  * each path of the STP_PROBE_PROCFS probes.  Returns 0 or -errno

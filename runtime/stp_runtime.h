@@ -754,6 +754,10 @@ enum stp_probe_kind {
 	STP_PROBE_THREAD_END,      /* a thread other than the leader exits */
 	STP_PROBE_NETFILTER,       /* a netfilter hook: nf_hook, nf_pf,
 	                            * nf_priority (netfilter.c) */
+	STP_PROBE_HWBKPT,          /* kernel.data: a hardware breakpoint on
+	                            * offset (symbol NULL) or on symbol's
+	                            * link-time address offset, relocated by
+	                            * hw_anchor; hw_len, hw_rw (hwbkpt.c) */
 };
 
 struct kprobe;
@@ -810,6 +814,9 @@ struct stp_probe_desc {
 	                            * the process's executable at module
 	                            * start and offset that of its function
 	                            * symbol (uelfk.c) */
+	int hw_len;                /* STP_PROBE_HWBKPT: bytes (1, 2, 4, 8) */
+	int hw_rw;                 /* 1: reads and writes, 0: writes */
+	unsigned long hw_anchor;   /* link-time address of _printk */
 	unsigned long ref_ctr_offset; /* STP_PROBE_UPROBE: file offset of an
 	                            * SDT semaphore the kernel raises while the
 	                            * probe is registered, 0: none */

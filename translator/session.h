@@ -39,6 +39,8 @@ enum dp_kind {
 	DP_THREAD_END,   /* process[("PATH")].thread.end */
 	DP_NETFILTER,    /* netfilter.hook("H").pf("PF"): nf_hook, nf_pf,
 	                  * nf_priority */
+	DP_HWBKPT,       /* kernel.data(...).write/.rw: address in offset,
+	                  * symbol NULL or the data symbol's name */
 };
 
 /* Privilege levels (stap --privilege, SystemTap's groups), lowest first. */
@@ -83,6 +85,10 @@ struct derived_probe {
 	int64_t procfs_umask;       /* -1: none given */
 	int nf_hook, nf_pf, nf_priority; /* DP_NETFILTER: hook number,
 	                             * protocol family (NFPROTO_*), priority */
+	int64_t hw_len;             /* DP_HWBKPT: bytes watched (1, 2, 4, 8) */
+	int hw_rw;                  /* DP_HWBKPT: 1 .rw, 0 .write */
+	uint64_t hw_anchor;         /* DP_HWBKPT of a symbol: link-time address
+	                             * of _printk (offset is link-time too) */
 	int64_t ref_ctr;            /* DP_UPROBE of an SDT marker: file offset
 	                             * of its semaphore, 0: none */
 	int64_t pid;                /* DP_UPROBE, DP_PROC_*: process(PID):

@@ -736,6 +736,7 @@ static const char *kind_name(enum dp_kind k)
 	case DP_PROC_END: return "STP_PROBE_PROC_END";
 	case DP_THREAD_BEGIN: return "STP_PROBE_THREAD_BEGIN";
 	case DP_THREAD_END: return "STP_PROBE_THREAD_END";
+	case DP_HWBKPT: return "STP_PROBE_HWBKPT";
 	default: return "STP_PROBE_KPROBE";
 	}
 }
@@ -889,6 +890,15 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 					      (long long)d->syscall_nr);
 			free(sym);
 		}
+		if (d->kind == DP_HWBKPT)
+			strbuf_printf(o, ",\n\t  .symbol = %s%s%s, .offset = %#llxUL, "
+				      ".hw_len = %d, .hw_rw = %d, .hw_anchor = "
+				      "%#llxUL", d->symbol ? "\"" : "",
+				      d->symbol ? d->symbol : "NULL",
+				      d->symbol ? "\"" : "",
+				      (unsigned long long)d->offset,
+				      (int)d->hw_len, d->hw_rw,
+				      (unsigned long long)d->hw_anchor);
 		if (d->kind == DP_PROCFS) {
 			char *path = c_quote(d->symbol, strlen(d->symbol));
 			strbuf_printf(o, ",\n\t  .symbol = %s, .procfs_write = %d, "

@@ -40,6 +40,11 @@ extern const struct family family_netfilter;           /* netfilter.c */
 int match_kernel_trace(struct session *s, struct probe *p,
 		       struct probe_point *pp);
 
+/* match_kernel_data - kernel.data(ADDR or "SYMBOL")[.length(N)].write/.rw
+ * hardware breakpoints, dispatched to by the kernel family (hwbkpt.c). */
+int match_kernel_data(struct session *s, struct probe *p,
+		      struct probe_point *pp);
+
 /* pp_comp - the i-th component of @pp, or NULL. */
 struct pp_component *pp_comp(struct probe_point *pp, int i);
 /* pp_is - 1 if component @c exists and is named @name. */

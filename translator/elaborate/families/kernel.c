@@ -7,6 +7,7 @@
  *   kernel.statement("PATTERN@FILE:LINE"), module("MOD").statement(...)
  *   kernel.statement(ADDR).absolute   (guru mode)
  *   kernel.trace("SUBSYS:NAME")       (tracepoint.c)
+ *   kernel.data(ADDR or "SYM")...     (hwbkpt.c)
  *
  * Each function (or inline instance, or statement address) found by the
  * session's provider (debuginfo/debuginfo.h) becomes one derived kprobe registered at
@@ -172,6 +173,8 @@ static int match_kernel(struct session *s, struct probe *p, struct probe_point *
 	c = pp_comp(pp, 1);
 	if (!q.module && pp_is(c, "trace"))
 		return match_kernel_trace(s, p, pp);
+	if (!q.module && pp_is(c, "data"))
+		return match_kernel_data(s, p, pp);     /* hwbkpt.c */
 	if (!pp_is(c, "function") && !pp_is(c, "statement")) {
 		diag_error(&pp->loc, "expected %s.function(\"PATTERN\")%s or "
 			   "%s.statement(\"PATTERN@FILE:LINE\")",
@@ -294,7 +297,10 @@ static const char *const kernel_forms[] = {
 	"kernel.function(STRING).return.maxactive(NUMBER)",
 	"kernel.function(STRING).inline", "kernel.function(STRING).exported",
 	"kernel.statement(STRING)", "kernel.statement(NUMBER).absolute",
-	"kernel.trace(STRING)", NULL,
+	"kernel.trace(STRING)", "kernel.data(NUMBER).write",
+	"kernel.data(NUMBER).rw", "kernel.data(NUMBER).length(NUMBER).write",
+	"kernel.data(NUMBER).length(NUMBER).rw", "kernel.data(STRING).write",
+	"kernel.data(STRING).rw", NULL,
 };
 
 static const char *const module_forms[] = {
