@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <ftw.h>
 #include <getopt.h>
+#include "opts_unsupported.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -301,6 +302,7 @@ static int parse_options(struct session *s, int argc, char **argv)
 		{ "unprivileged", no_argument, NULL, OPT_UNPRIVILEGED },
 		{ "sign-module", optional_argument, NULL, OPT_SIGN_MODULE },
 		{ "sign-kernel", required_argument, NULL, OPT_SIGN_KERNEL },
+		OPTS_X_LONG,
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -308,7 +310,7 @@ static int parse_options(struct session *s, int argc, char **argv)
 	/* GNU getopt permutes, as SystemTap's option parsing does: options
 	 * may come before or after the script name and its arguments
 	 * (`stap s.stp -x PID ARG`); every word after `--` is an argument */
-	while ((c = getopt_long(argc, argv, "hVvkgbwup:e:m:r:o:I:D:R:c:x:s:G:S:T:Fl:L:d:",
+	while ((c = getopt_long(argc, argv, "hVvkgbwup:e:m:r:o:I:D:R:c:x:s:G:S:T:Fl:L:d:" OPTS_X_SHORT,
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h': usage(stdout); exit(0);
@@ -395,6 +397,10 @@ static int parse_options(struct session *s, int argc, char **argv)
 		default:
 			if (cache_option(c))
 				break;
+			switch (opts_unsupported(c, optarg)) {
+			case 1: continue;
+			case -1: return -1;
+			}
 			fprintf(stderr, "Try 'stap --help' for the options.\n");
 			return -1;
 		}
