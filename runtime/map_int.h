@@ -70,6 +70,11 @@ size_t stp_stat_size(const struct stp_map *m);
 /* stp_stat_merge - add statistic @src into @dst (both of map @m). */
 void stp_stat_merge(const struct stp_map *m, struct stp_stat *dst,
 		    const struct stp_stat *src);
+/* stp_stat_accumulate - add value @v to one CPU's statistic @s (no
+ * histogram): count, sum, min, max and the running mean and second
+ * moment of v << @var_shift.  Context: the caller owns @s (this CPU's
+ * part, or the probe context); does not sleep. */
+void stp_stat_accumulate(struct stp_stat *s, s64 v, int var_shift);
 /* stp_stat_reset - make @s the empty statistic. */
 void stp_stat_reset(const struct stp_map *m, struct stp_stat *s);
 /* stp_stat_sort_value - operator @op (not STP_STAT_VARIANCE's error

@@ -8,6 +8,8 @@
 atomic_t stp_session_state = ATOMIC_INIT(STP_STATE_LOADED);
 atomic_t stp_errors = ATOMIC_INIT(0);
 atomic_t stp_skipped = ATOMIC_INIT(0);
+atomic_t stp_skipped_reentrant = ATOMIC_INIT(0);
+atomic_t stp_skipped_lock = ATOMIC_INIT(0);
 atomic_t stp_exit_requested = ATOMIC_INIT(0);
 atomic_t stp_error_exit = ATOMIC_INIT(0);
 
@@ -53,6 +55,8 @@ void stp_session_stop(int run_end)
 				stp_run_kind(STP_PROBE_ERROR,
 					     STP_STATE_STOPPING);
 		}
+		if (run_end)
+			stp_timing_report();     /* -t */
 	}
 	atomic_set(&stp_session_state, STP_STATE_STOPPED);
 	if (run_end) {
@@ -67,6 +71,12 @@ void stp_session_stop(int run_end)
 			stp_ctl_send_text(STP_MSG_WARNING,
 				"WARNING: Number of errors: %u, skipped probes: %u\n",
 				ex.errors, ex.skipped);
+#ifdef STP_SUPPRESS_HANDLER_ERRORS
+		/* they ended no run: not the run's failure */
+		ex.suppressed = ex.errors;
+		ex.errors = 0;
+#endif
+		stp_timing_warn_skipped();       /* -t */
 		if (ex.lost)
 			stp_ctl_send_text(STP_MSG_WARNING,
 				"WARNING: There were %u transport failures (output lost).\n",

@@ -21,6 +21,11 @@ struct stp_cpu {
 	                            * CPU touches it (interrupts and NMIs
 	                            * included), so no bus-locked operation */
 	struct stp_print_buf pb;   /* this hit's output */
+#ifdef STP_TIMING
+	struct stp_stat *timing;   /* -t: [stp_module.nprobes], this CPU's
+	                            * hits and cycles of each probe, written
+	                            * only by this CPU's hits (busy held) */
+#endif
 	struct stp_context ctx;
 };
 
@@ -46,6 +51,22 @@ DECLARE_PER_CPU(struct stp_cpu *, stp_cpu_ptr);
  * printed: report/flush (context.c, out of line: rare or slow anyway). */
 void stp_hit_finish(struct stp_cpu *sc, const struct stp_probe_desc *p);
 
+#ifdef STP_TIMING
+#include <linux/timex.h>
+/* stp_timing_add - count one hit of probe @p on this CPU (the per-CPU
+ * part of sc->timing; @p not of the probe table: nothing) that took
+ * @cycles (get_cycles() units).  timing.c.  Context: this CPU's context
+ * held; does not sleep, takes no lock. */
+void stp_timing_add(struct stp_cpu *sc, const struct stp_probe_desc *p,
+		    s64 cycles);
+#define STP_TIMING_START(t) ((t) = get_cycles())
+#define STP_TIMING_END(sc, p, t) \
+	stp_timing_add(sc, p, (s64)(get_cycles() - (t)))
+#else
+#define STP_TIMING_START(t) ((void)(t))
+#define STP_TIMING_END(sc, p, t) do { } while (0)
+#endif
+
 /**
  * stp_hit - run @handler for probe @p on this CPU's context if the
  * session is in state @want; @entry_data is a .return probe's instance
@@ -64,6 +85,7 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 {
 	struct stp_cpu *sc;
 	struct stp_context *c;
+	cycles_t t0 = 0;           /* -t: the hit's start */
 
 	if (atomic_read(&stp_session_state) != want)
 		return;
@@ -81,6 +103,7 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 	if (unlikely(local_cmpxchg(&sc->busy, 0, 1) != 0)) {
 		/* a probe hit inside a probe hit on this CPU */
 		atomic_inc(&stp_skipped);
+		atomic_inc(&stp_skipped_reentrant);
 		stp_check_skipped();
 		return;
 	}
@@ -102,11 +125,13 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 	if (want != STP_STATE_RUNNING && num_online_cpus() > 1)
 		sc->pb.wait_budget_ns = STP_END_FLUSH_WAIT_NS;
 
+	STP_TIMING_START(t0);
 	handler(c);
 
 	if (unlikely(sc->pb.len || c->error ||
 		     (want != STP_STATE_RUNNING && sc->pb.wait_budget_ns)))
 		stp_hit_finish(sc, p);
+	STP_TIMING_END(sc, p, t0);
 	barrier();          /* the hit's stores before the release */
 	local_set(&sc->busy, 0);
 }

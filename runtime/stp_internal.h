@@ -19,6 +19,8 @@ enum stp_state {
 extern atomic_t stp_session_state;
 extern atomic_t stp_errors;        /* probe hits that ended in an error */
 extern atomic_t stp_skipped;       /* probe hits not run */
+extern atomic_t stp_skipped_reentrant; /* of which: a hit inside a hit */
+extern atomic_t stp_skipped_lock;  /* of which: a global's lock timed out */
 extern atomic_t stp_exit_requested; /* 0 none, 1 requested, 2 reported */
 
 /* Per-CPU output buffer, one per context. */
@@ -92,6 +94,17 @@ int stp_perf_register(const struct stp_probe_desc *p, struct perf_event ***evs);
 /* stp_perf_unregister - release the events of @evs (NULL: nothing) and
  * the array; waits for running overflow handlers.  Process context. */
 void stp_perf_unregister(struct perf_event **evs);
+
+/* ---- timing.c (-t: STP_TIMING) ---- */
+/* stp_timing_report - print "----- probe hit report:" and a line per
+ * probe that ran (its point, location, hits, cycles min/avg/max,
+ * variance, derivation, index) to the script's output, through a hit of
+ * this CPU's context in state STOPPING.  Nothing without -t.
+ * Process context, after the end probes; does not sleep. */
+void stp_timing_report(void);
+/* stp_timing_warn_skipped - with -t, one warning per reason probes were
+ * skipped for (reentrancy, lock timeouts) that happened.  Context: any. */
+void stp_timing_warn_skipped(void);
 
 /* ---- print.c ---- */
 /* stp_print_flush - send @c's buffered output to the relay as one record
