@@ -53,6 +53,10 @@ static void usage(FILE *f)
 "  -o FILE     send the script's output to FILE\n"
 "  -I DIR      look for tapsets in DIR too\n"
 "  -D NAME=VAL define a C macro for the module (MAXACTION=..., ...)\n"
+"  -B NAME=VAL a make variable for the kernel's kbuild (CONFIG_...=y,\n"
+"              KCFLAGS=..., V=1); the module is built with make\n"
+"  -t          count and time every probe's hits; the report comes at\n"
+"              the end of the run\n"
 "  -g          guru mode\n"
 "  -w          no warnings\n"
 "  -u          keep unused code (no elision of unused functions, globals,\n"
@@ -67,6 +71,8 @@ static void usage(FILE *f)
 "              PATH into the module (repeatable; a kernel module name is\n"
 "              accepted: kernel symbols come from kallsyms)\n"
 "  -V          print the version\n"
+"  --suppress-handler-errors  a run-time error ends only the probe hit:\n"
+"                   counted (reported at the end), the run goes on\n"
 "  --skip-badvars   a target variable that cannot be resolved reads as 0\n"
 "                   (with a warning) instead of failing pass 2\n"
 "  options may follow the script name; words after -- are arguments\n"
@@ -362,6 +368,28 @@ static int parse_options(struct session *s, int argc, char **argv)
 		case 'T': add_opt(s, "-T", optarg); break;
 		case 'F': add_opt(s, "-F", NULL); break;
 		case 'G': vec_push(&module_params, xstrdup(optarg)); break;
+		case 't':
+			/* the runtime's hit path times each probe (stp_hit.h)
+			 * and prints the report at the end (timing.c) */
+			if (!s->timing)
+				vec_push(&s->defines, "STP_TIMING");
+			s->timing = 1;
+			break;
+		case OPT_X_SUPPRESS_HANDLER_ERRORS:
+			/* run-time errors are counted, not fatal (context.c) */
+			if (!s->suppress_errors)
+				vec_push(&s->defines,
+					 "STP_SUPPRESS_HANDLER_ERRORS");
+			s->suppress_errors = 1;
+			break;
+		case 'B':
+			if (!strchr(optarg, '=') || optarg[0] == '=') {
+				fprintf(stderr, "stap: -B takes NAME=VALUE (a make "
+					"variable for kbuild), not '%s'\n", optarg);
+				return -1;
+			}
+			vec_push(&s->make_vars, optarg);
+			break;
 		case OPT_SYSROOT: s->sysroot = optarg; break;
 		case OPT_BTF: s->btf_only = 1; break;
 		case OPT_REMOTE:

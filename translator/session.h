@@ -137,7 +137,12 @@ struct session {
 	const char *list_pattern;   /* -l / -L PATTERN: list probe points */
 	int list_vars;              /* -L: with their context variables */
 	struct vec include_dirs;    /* -I: const char * */
-	struct vec defines;         /* -D: "MACRO=VALUE" */
+	struct vec defines;         /* -D: "MACRO=VALUE"; -t adds STP_TIMING,
+	                             * --suppress-handler-errors
+	                             * STP_SUPPRESS_HANDLER_ERRORS (runtime) */
+	struct vec make_vars;       /* -B: "NAME=VALUE" for kbuild's make */
+	int timing;                 /* -t: per-probe hit counts and times */
+	int suppress_errors;        /* --suppress-handler-errors */
 	struct vec staprun_opts;    /* options passed through to staprun */
 	const char *runtime_dir;
 	const char *tapset_dir;
