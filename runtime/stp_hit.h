@@ -59,12 +59,16 @@ void stp_hit_finish(struct stp_cpu *sc, const struct stp_probe_desc *p);
  * held; does not sleep, takes no lock. */
 void stp_timing_add(struct stp_cpu *sc, const struct stp_probe_desc *p,
 		    s64 cycles);
+/* a hit is a run of the probe's body: not of a .return probe's entry
+ * handler (which saves its @entry values) */
 #define STP_TIMING_START(t) ((t) = get_cycles())
-#define STP_TIMING_END(sc, p, t) \
-	stp_timing_add(sc, p, (s64)(get_cycles() - (t)))
+#define STP_TIMING_END(sc, p, h, t) do { \
+	if ((h) == (p)->handler) \
+		stp_timing_add(sc, p, (s64)(get_cycles() - (t))); \
+} while (0)
 #else
 #define STP_TIMING_START(t) ((void)(t))
-#define STP_TIMING_END(sc, p, t) do { } while (0)
+#define STP_TIMING_END(sc, p, h, t) do { } while (0)
 #endif
 
 /**
@@ -131,7 +135,7 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 	if (unlikely(sc->pb.len || c->error ||
 		     (want != STP_STATE_RUNNING && sc->pb.wait_budget_ns)))
 		stp_hit_finish(sc, p);
-	STP_TIMING_END(sc, p, t0);
+	STP_TIMING_END(sc, p, handler, t0);
 	barrier();          /* the hit's stores before the release */
 	local_set(&sc->busy, 0);
 }
