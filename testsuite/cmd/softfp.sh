@@ -58,6 +58,7 @@ static u64 pick(void)
 	default: { u64 r = rnd(); return (r & 0x800fffffffffffffULL) | ((u64)(1023 - 60 + rnd() % 120) << 52); }
 	}
 }
+static struct sfp_str_scratch scratch;
 int main(void)
 {
 	long i;
@@ -94,7 +95,7 @@ int main(void)
 				check("to_s64", a, modes[m], sfp_to_s64(a, modes[m]), (u64)(s64)r[m]);
 		}
 		if (!isnan(x) && !isinf(x) && fabs(x) < 1e30) {
-			sfp_to_str(mine, a, prec);
+			sfp_to_str(mine, a, prec, &scratch);
 			snprintf(want, sizeof want, "%.*f", prec, x);
 			if (strcmp(mine, want) && !is_tie(x, prec) && fails++ < 20)
 				printf("to_str(%.17g, %d) = %s, want %s\n", x, prec, mine, want);
@@ -114,10 +115,10 @@ int main(void)
 	check("to_s64_odd2", 0, 0, sfp_to_s64(bits(4.0), 6), 4);
 	{
 		char s[MAXSTRINGLEN];
-		sfp_to_str(s, bits(2.5), 0); if (strcmp(s, "3") && fails++ < 20) printf("to_str(2.5,0) = %s\n", s);
-		sfp_to_str(s, bits(-0.125), 2); if (strcmp(s, "-0.13") && fails++ < 20) printf("to_str(-0.125,2) = %s\n", s);
-		sfp_to_str(s, bits(99.96), 1); if (strcmp(s, "100.0") && fails++ < 20) printf("to_str(99.96,1) = %s\n", s);
-		sfp_to_str(s, bits(1e300), 0); if (s[0] != '1' || strlen(s) != 301) { fails++; printf("to_str(1e300) = %s\n", s); }
+		sfp_to_str(s, bits(2.5), 0, &scratch); if (strcmp(s, "3") && fails++ < 20) printf("to_str(2.5,0) = %s\n", s);
+		sfp_to_str(s, bits(-0.125), 2, &scratch); if (strcmp(s, "-0.13") && fails++ < 20) printf("to_str(-0.125,2) = %s\n", s);
+		sfp_to_str(s, bits(99.96), 1, &scratch); if (strcmp(s, "100.0") && fails++ < 20) printf("to_str(99.96,1) = %s\n", s);
+		sfp_to_str(s, bits(1e300), 0, &scratch); if (s[0] != '1' || strlen(s) != 301) { fails++; printf("to_str(1e300) = %s\n", s); }
 		u64 v;
 		if (!sfp_from_str("1.5x", &v) || !sfp_from_str("", &v) || !sfp_from_str("e5", &v) || sfp_from_str("-.5e+1", &v) || v != bits(-5.0)) { fails++; printf("from_str syntax\n"); }
 	}
