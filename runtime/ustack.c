@@ -566,16 +566,22 @@ unsigned long stp_umodbase(struct stp_context *c, unsigned long addr,
 		vma = find_vma(m.mm, addr);
 		if (vma && addr >= vma->vm_start && vma->vm_file) {
 			struct inode *inode = file_inode(vma->vm_file);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
 			VMA_ITERATOR(vmi, m.mm, 0);
+#define STP_EACH_VMA(v) for_each_vma(vmi, v)
+#else
+#define STP_EACH_VMA(v) for (v = m.mm->mmap; v; v = v->vm_next)
+#endif
 
 			mapped = true;
 			/* the lowest mapping of the file's offset 0 */
-			for_each_vma(vmi, vma)
+			STP_EACH_VMA(vma)
 				if (vma->vm_file && !vma->vm_pgoff &&
 				    file_inode(vma->vm_file) == inode) {
 					base = vma->vm_start;
 					break;
 				}
+#undef STP_EACH_VMA
 		}
 	}
 	stp_umap_unlock(&m);
