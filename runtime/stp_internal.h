@@ -36,9 +36,6 @@ struct stp_print_buf {
 /* stp_abort_requested_p - 1 once the script called abort(): the end
  * probes are skipped (transport.c).  Context: any. */
 int stp_abort_requested_p(void);
-/* stp_uid_ok - uprobes.c: may a process probe fire for current (a
- * stapusr module's _stp_uid filter)?  Any context; no sleep. */
-int stp_uid_ok(void);
 
 /* ---- signal.c ---- */
 /* stp_raise_sync - wait until no raise() signal is left to send (module

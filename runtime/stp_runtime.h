@@ -622,6 +622,11 @@ void stp_tv_kstr(struct stp_context *c, char *dst, unsigned long addr,
 		 long max);
 
 /* ---- user programs' target variables (uvars.c) ---- */
+/* stp_uid_ok - uprobes.c: is current the script owner's?  For a stapusr
+ * module (_stp_uid set by staprun) its real and effective uids must be
+ * that user's; otherwise always 1.  Process probes fire only where it
+ * holds; is_myproc() returns it.  Any context; no sleep. */
+int stp_uid_ok(void);
 /* stp_ubias - the load bias of file @path (absolute) in the current
  * process: its mapping of file offset 0 less @vaddr0 (page-aligned
  * p_vaddr of its first PT_LOAD); 0 and an error at @loc when it is not

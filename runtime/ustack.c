@@ -313,12 +313,19 @@ static const char *stp_upath(const struct stp_uloc *l)
 	return b;
 }
 
+static const struct stp_uline *stp_uline_find(const struct stp_ufile *f,
+					      unsigned long off);
+
 /* stp_uframe - the text of the frame at @addr (looked up at @look) into
- * @b: the print_ubacktrace line, or with @brief "func+0xOFF\n" */
+ * @b: the print_ubacktrace line (@style STP_UFRAME_FULL), "func+0xOFF\n"
+ * (STP_UFRAME_BRIEF), or the full line with " at FILE:LINE" before the
+ * path when the line is known (STP_UFRAME_FILELINE) */
 static void stp_uframe(struct stp_umap *m, unsigned long addr,
-		       unsigned long look, int brief, char *b)
+		       unsigned long look, int style, char *b)
 {
+	int brief = style == STP_UFRAME_BRIEF;
 	const struct stp_usym *s = NULL;
+	const struct stp_uline *ln;
 	struct stp_uloc l;
 	bool in_file = stp_uresolve(m, look, &l);
 
@@ -330,6 +337,11 @@ static void stp_uframe(struct stp_umap *m, unsigned long addr,
 		if (brief)
 			snprintf(b, MAXSTRINGLEN, "%s+0x%lx\n",
 				 l.f->names + s->name, off);
+		else if (style == STP_UFRAME_FILELINE &&
+			 (ln = stp_uline_find(l.f, l.off)))
+			snprintf(b, MAXSTRINGLEN, " 0x%016lx : %s+0x%lx/0x%x at %s:%u [%s]\n",
+				 addr, l.f->names + s->name, off, s->size,
+				 l.f->srcs + ln->file, ln->line, l.f->path);
 		else
 			snprintf(b, MAXSTRINGLEN, " 0x%016lx : %s+0x%lx/0x%x [%s]\n",
 				 addr, l.f->names + s->name, off, s->size,
@@ -359,7 +371,7 @@ static bool stp_uemit(struct stp_context *c, char *dst, const char *line)
 	return true;
 }
 
-void stp_print_ubacktrace(struct stp_context *c, char *dst, int brief)
+void stp_print_ubacktrace(struct stp_context *c, char *dst, int style)
 {
 	unsigned long pcs[MAXBACKTRACE];
 	char *b = this_cpu_ptr(&stp_uscratch)->line;
@@ -371,7 +383,7 @@ void stp_print_ubacktrace(struct stp_context *c, char *dst, int brief)
 	stp_umap_lock(&m);
 	n = stp_uwalk(c, &m, pcs, MAXBACKTRACE);
 	for (i = 0; i < n; i++) {
-		stp_uframe(&m, pcs[i], i ? pcs[i] - 1 : pcs[i], brief, b);
+		stp_uframe(&m, pcs[i], i ? pcs[i] - 1 : pcs[i], style, b);
 		if (!stp_uemit(c, dst, b))
 			break;
 	}
@@ -488,32 +500,38 @@ void stp_usymdata(struct stp_context *c, char *dst, unsigned long addr)
 	stp_umap_unlock(&m);
 }
 
-void stp_usymfileline(struct stp_context *c, char *dst, unsigned long addr)
+/* stp_uline_find - the line table row of @f holding file offset @off,
+ * NULL when @f has no lines or the row says "unknown" (line 0: after the
+ * end of a sequence) */
+static const struct stp_uline *stp_uline_find(const struct stp_ufile *f,
+					      unsigned long off)
 {
-	const struct stp_ufile *f;
-	struct stp_umap m;
-	struct stp_uloc l;
 	u32 lo = 0, hi;
 
-	snprintf(dst, MAXSTRINGLEN, "0x%lx", addr);
-	stp_umap_lock(&m);
-	if (!stp_uresolve(&m, addr, &l) || !l.f || !l.f->lines)
-		goto out;
-	f = l.f;
+	if (!f || !f->lines)
+		return NULL;
 	hi = f->nlines;
 	while (lo < hi) {       /* first row above the offset */
 		u32 mid = lo + (hi - lo) / 2;
 
-		if (f->lines[mid].off <= l.off)
+		if (f->lines[mid].off <= off)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	/* line 0: after the end of a sequence, unknown */
-	if (lo && f->lines[lo - 1].line)
-		snprintf(dst, MAXSTRINGLEN, "%s:%u", f->srcs + f->lines[lo - 1].file,
-			 f->lines[lo - 1].line);
-out:
+	return lo && f->lines[lo - 1].line ? &f->lines[lo - 1] : NULL;
+}
+
+void stp_usymfileline(struct stp_context *c, char *dst, unsigned long addr)
+{
+	const struct stp_uline *ln;
+	struct stp_umap m;
+	struct stp_uloc l;
+
+	snprintf(dst, MAXSTRINGLEN, "0x%lx", addr);
+	stp_umap_lock(&m);
+	if (stp_uresolve(&m, addr, &l) && (ln = stp_uline_find(l.f, l.off)))
+		snprintf(dst, MAXSTRINGLEN, "%s:%u", l.f->srcs + ln->file, ln->line);
 	stp_umap_unlock(&m);
 }
 
@@ -533,4 +551,48 @@ void stp_umodname(struct stp_context *c, char *dst, unsigned long addr,
 			 "umodname: no file is mapped at 0x%lx", addr);
 		stp_error(c, c->error_buf, loc);
 	}
+}
+
+unsigned long stp_umodbase(struct stp_context *c, unsigned long addr,
+			   const char *loc)
+{
+	struct vm_area_struct *vma;
+	unsigned long base = 0;
+	struct stp_umap m;
+	bool mapped = false;
+
+	stp_umap_lock(&m);
+	if (m.mm) {
+		vma = find_vma(m.mm, addr);
+		if (vma && addr >= vma->vm_start && vma->vm_file) {
+			struct inode *inode = file_inode(vma->vm_file);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
+			VMA_ITERATOR(vmi, m.mm, 0);
+#define STP_EACH_VMA(v) for_each_vma(vmi, v)
+#else
+#define STP_EACH_VMA(v) for (v = m.mm->mmap; v; v = v->vm_next)
+#endif
+
+			mapped = true;
+			/* the lowest mapping of the file's offset 0 */
+			STP_EACH_VMA(vma)
+				if (vma->vm_file && !vma->vm_pgoff &&
+				    file_inode(vma->vm_file) == inode) {
+					base = vma->vm_start;
+					break;
+				}
+#undef STP_EACH_VMA
+		}
+	}
+	stp_umap_unlock(&m);
+	if (!base) {
+		if (!m.mm && !mapped && (in_nmi() || !current->mm))
+			snprintf(c->error_buf, sizeof(c->error_buf),
+				 "no user address space here to look up 0x%lx", addr);
+		else
+			snprintf(c->error_buf, sizeof(c->error_buf),
+				 "no file is mapped at user address 0x%lx", addr);
+		stp_error(c, c->error_buf, loc);
+	}
+	return base;
 }
