@@ -17,6 +17,7 @@
 #include <ftw.h>
 #include <getopt.h>
 #include "opts_unsupported.h"
+#include "opts_misc.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -397,6 +398,10 @@ static int parse_options(struct session *s, int argc, char **argv)
 		default:
 			if (cache_option(c))
 				break;
+			switch (opts_misc(s, c, optarg)) {
+			case 1: continue;
+			case -1: return -1;
+			}
 			switch (opts_unsupported(c, optarg)) {
 			case 1: continue;
 			case -1: return -1;
@@ -405,6 +410,8 @@ static int parse_options(struct session *s, int argc, char **argv)
 			return -1;
 		}
 	}
+	if (opts_misc_finish(s, argc - optind) < 0)
+		return -1;
 	if (cache_run.clean) {
 		if (cache_clean() < 0)
 			exit(1);
@@ -504,10 +511,12 @@ static int run_passes(struct session *s)
 	parse_set_args(s->nargs, s->args);
 	load_tapset_macros(s);
 	s->user = parse_script(s->script_file, s->script_text, 0);
-	if (!s->user) {
+	if (!s->user || opts_misc_parse_extra(s) < 0) {
 		diag_summary("Pass 1 (parse)");
 		return 1;
 	}
+	if (s->dump_mode)
+		return opts_misc_dump(s);
 	if (s->list_pattern) {
 		if (load_tapsets(s) < 0)
 			return 1;
@@ -520,13 +529,17 @@ static int run_passes(struct session *s)
 	}
 	if (load_tapsets(s) < 0)
 		return 1;
+	if (diag_failed()) {   /* -W */
+		diag_summary("Pass 1 (parse)");
+		return 1;
+	}
 	if (stp_verbose)
 		fprintf(stderr, "Pass 1: parsed user script and %d library "
 			"scripts in %.1f ms.\n", s->library.n, now_ms() - t);
 
 	/* pass 2 */
 	t = now_ms();
-	if (elaborate(s) < 0) {
+	if (elaborate(s) < 0 || diag_failed()) {   /* -W */
 		diag_summary("Pass 2 (elaboration)");
 		return 1;
 	}

@@ -22,17 +22,8 @@ int opts_unsupported(int c, const char *arg)
 			arg ? arg : "");
 		return -1;
 	case 't': name = "-t (per-probe timing)"; break;
-	case 'W': name = "-W (warnings as errors)"; break;
-	case 'q': name = "-q (quiet)"; break;
 	case 'B': name = "-B NAME=VAL (kbuild variables)"; break;
-	case 'E': name = "-E SCRIPT"; break;
-	case 'C': name = "-C"; break;
 	case 'i': name = "-i (interactive mode)"; break;
-	case OPT_X_DUMP_PROBE_TYPES: name = "--dump-probe-types"; break;
-	case OPT_X_DUMP_PROBE_ALIASES: name = "--dump-probe-aliases"; break;
-	case OPT_X_DUMP_FUNCTIONS: name = "--dump-functions"; break;
-	case OPT_X_EXAMPLE: name = "--example"; break;
-	case OPT_X_COLOR: name = "--color"; break;
 	case OPT_X_SUPPRESS_HANDLER_ERRORS:
 		name = "--suppress-handler-errors"; break;
 	case OPT_X_TARGET_NAMESPACES: name = "--target-namespaces"; break;

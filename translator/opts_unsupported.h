@@ -3,7 +3,7 @@
 #define OPTS_UNSUPPORTED_H
 
 /* short options handled here, to append to main.c's getopt string */
-#define OPTS_X_SHORT "a:tWqB:E:Ci"
+#define OPTS_X_SHORT "a:tWqB:E:C:i"
 
 enum {
 	OPT_X_DUMP_PROBE_TYPES = 0x300,

@@ -139,6 +139,13 @@ struct session {
 	struct vec include_dirs;    /* -I: const char * */
 	struct vec defines;         /* -D: "MACRO=VALUE" */
 	struct vec staprun_opts;    /* options passed through to staprun */
+	/* opts_misc.c */
+	struct vec extra_scripts;   /* -E SCRIPT: const char *, in order */
+	int dump_mode;              /* --dump-*: its OPT_X_DUMP_* code, or 0 */
+	int dump_functions;         /* elaborate every public tapset function
+	                             * (--dump-functions) */
+	const char *example;        /* --example NAME */
+	int coverage;               /* -q: record tapset coverage */
 	const char *runtime_dir;
 	const char *tapset_dir;
 	char *tmpdir;

@@ -54,6 +54,20 @@ void pprint_resolved(struct strbuf *out, const struct session *s);
  * (listing.c) */
 int list_probe_points(struct session *s, struct strbuf *out);
 
+/* ---- stap --dump-* (dump.c) ----
+ * Each appends its list to @out, one per line, sorted, without repeats,
+ * in SystemTap's format, and returns 0.  Names starting with '_' only
+ * with -v. */
+/* dump_probe_types - the point forms of the families: timer.ms(number) */
+int dump_probe_types(struct strbuf *out);
+/* dump_probe_aliases - the tapset aliases of @s (loaded by pass 1):
+ * NAME = POINT, POINT... (+= for epilogue aliases) */
+int dump_probe_aliases(struct session *s, struct strbuf *out);
+/* dump_functions - the public tapset functions of @s, resolved and typed
+ * by elaborate() (@s has an empty script and no other use after):
+ * NAME:TYPE (ARG:TYPE, ...), TYPE unknown for no value or not inferred */
+int dump_functions(struct session *s, struct strbuf *out);
+
 /* ---- target variables (tvar.c) ----
  *
  * $name, $a->b[i], &$x, $$parms, $var$, $return, @entry(...), @cast(...),
