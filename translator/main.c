@@ -49,6 +49,7 @@ static void usage(FILE *f)
 "  -v          more verbose: pass timings (repeat for more)\n"
 "  -k          keep the temporary directory\n"
 "  -e SCRIPT   the script text\n"
+"  -E SCRIPT   another script, run with the main one (repeatable)\n"
 "  -m NAME     module name (-p4 leaves NAME.ko in the current directory)\n"
 "  -r KVER|DIR build for kernel release KVER or the kernel build tree DIR\n"
 "  -o FILE     send the script's output to FILE\n"
@@ -56,6 +57,7 @@ static void usage(FILE *f)
 "  -D NAME=VAL define a C macro for the module (MAXACTION=..., ...)\n"
 "  -g          guru mode\n"
 "  -w          no warnings\n"
+"  -W          warnings are errors\n"
 "  -u          keep unused code (no elision of unused functions, globals,\n"
 "              statements without side effects)\n"
 "  -l POINT    list the probe points matching POINT (wildcards allowed)\n"
@@ -94,6 +96,10 @@ static void usage(FILE *f)
 "  --disable-cache  neither use nor fill the module cache\n"
 "  --poison-cache   rebuild the module, replacing the cached one\n"
 "  --clean-cache    clean the cache (alone: just that, then exit)\n"
+"  --color[=WHEN], -C WHEN  color the diagnostics: always, auto, never\n"
+"  --dump-probe-types, --dump-probe-aliases, --dump-functions\n"
+"                   list what the families and tapsets offer, and exit\n"
+"  --example NAME   run the installed example script NAME\n"
 "  -h          this help\n");
 }
 
