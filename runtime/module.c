@@ -104,12 +104,18 @@ static int __init stp_init(void)
 {
 	int rc;
 
-	rc = stp_contexts_alloc();
+	rc = stp_namespaces_init();
 	if (rc)
 		return rc;
+	rc = stp_contexts_alloc();
+	if (rc) {
+		stp_namespaces_exit();
+		return rc;
+	}
 	rc = stp_maps_alloc();
 	if (rc) {
 		stp_contexts_free();
+		stp_namespaces_exit();
 		return rc;
 	}
 	stp_locks_init();
@@ -121,6 +127,7 @@ static int __init stp_init(void)
 		stp_usyms_exit();
 		stp_maps_free();
 		stp_contexts_free();
+		stp_namespaces_exit();
 		return rc;
 	}
 	return 0;
@@ -134,6 +141,7 @@ static void __exit stp_exit(void)
 	stp_usyms_exit();
 	stp_maps_free();
 	stp_contexts_free();
+	stp_namespaces_exit();
 }
 
 module_init(stp_init);

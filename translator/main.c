@@ -100,6 +100,7 @@ static void usage(FILE *f)
 "  --dump-probe-types, --dump-probe-aliases, --dump-functions\n"
 "                   list what the families and tapsets offer, and exit\n"
 "  --example NAME   run the installed example script NAME\n"
+"  --target-namespaces=PID  ns_pid(), ns_uid()... see the namespaces of PID\n"
 "  -h          this help\n");
 }
 

@@ -7,6 +7,8 @@
  *                         SYSTEMTAP_COLORS
  *   --dump-probe-types, --dump-probe-aliases, --dump-functions
  *   --example NAME        run the example script NAME
+ *   --target-namespaces=PID   the ns_*() tapset functions see the pid and
+ *                         user namespaces of PID (staprun -N PID)
  */
 #include "opts_misc.h"
 #include "opts_unsupported.h"
@@ -74,6 +76,16 @@ int opts_misc(struct session *s, int c, const char *arg)
 		return 1;
 	case OPT_X_EXAMPLE:
 		s->example = arg;
+		return 1;
+	case OPT_X_TARGET_NAMESPACES:
+		if (strspn(arg, "0123456789") != strlen(arg) ||
+		    strlen(arg) > 9 || atoi(arg) <= 0) {
+			fprintf(stderr, "stap: --target-namespaces takes a "
+				"process id, not '%s'\n", arg);
+			return -1;
+		}
+		vec_push(&s->staprun_opts, xstrdup("-N"));
+		vec_push(&s->staprun_opts, xasprintf("%d", atoi(arg)));
 		return 1;
 	}
 	return 0;

@@ -26,7 +26,6 @@ int opts_unsupported(int c, const char *arg)
 	case 'i': name = "-i (interactive mode)"; break;
 	case OPT_X_SUPPRESS_HANDLER_ERRORS:
 		name = "--suppress-handler-errors"; break;
-	case OPT_X_TARGET_NAMESPACES: name = "--target-namespaces"; break;
 	default:
 		return 0;
 	}

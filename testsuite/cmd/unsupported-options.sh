@@ -15,5 +15,4 @@ for o in -t -q -i --suppress-handler-errors; do
 	check 'not supported' $o
 done
 check 'not supported' -B CC=gcc
-check 'not supported' --target-namespaces=1
 exit 0
