@@ -58,6 +58,8 @@ static void usage(FILE *f)
 "  -g          guru mode\n"
 "  -w          no warnings\n"
 "  -W          warnings are errors\n"
+"  -q          count what is compiled in the tapset coverage database\n"
+"              (SYSTEMTAP_DIR, default ~/.systemtap, KVER.db)\n"
 "  -u          keep unused code (no elision of unused functions, globals,\n"
 "              statements without side effects)\n"
 "  -l POINT    list the probe points matching POINT (wildcards allowed)\n"
@@ -554,6 +556,8 @@ static int run_passes(struct session *s)
 		fprintf(stderr, "Pass 2: analyzed script: %d probes, %d "
 			"functions, %d globals in %.1f ms.\n", s->derived.n,
 			s->functions.n, s->globals.n, now_ms() - t);
+	if (s->coverage)
+		coverage_update(s);   /* -q */
 	if (s->last_pass == 2) {
 		pprint_resolved(&out, s);
 		print_out(&out);

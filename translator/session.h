@@ -161,6 +161,8 @@ struct session {
 	struct vec functions;       /* struct functiondecl *: used functions */
 	struct vec probes;          /* struct probe *: probes with a derived point */
 	struct vec derived;         /* struct derived_probe * */
+	struct vec aliases_used;    /* struct probe_alias *: each expansion
+	                             * of an alias that derived a probe */
 
 	/* pass 2: kernel information, opened on first use (debuginfo/) */
 	struct dbg_provider *dbg;   /* DWARF, or BTF */

@@ -68,6 +68,12 @@ int dump_probe_aliases(struct session *s, struct strbuf *out);
  * NAME:TYPE (ARG:TYPE, ...), TYPE unknown for no value or not inferred */
 int dump_functions(struct session *s, struct strbuf *out);
 
+/* coverage_update - stap -q, after pass 2: count what @s compiled in the
+ * tapset coverage database $SYSTEMTAP_DIR/KVER.db (SystemTap's table
+ * "counts"; see coverage.c).  Returns 0, or -1 after a one-line message
+ * (the run goes on). */
+int coverage_update(struct session *s);
+
 /* ---- target variables (tvar.c) ----
  *
  * $name, $a->b[i], &$x, $$parms, $var$, $return, @entry(...), @cast(...),
