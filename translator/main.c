@@ -18,6 +18,7 @@
 #include <getopt.h>
 #include "opts_unsupported.h"
 #include "opts_misc.h"
+#include "interactive.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +104,7 @@ static void usage(FILE *f)
 "                   list what the families and tapsets offer, and exit\n"
 "  --example NAME   run the installed example script NAME\n"
 "  --target-namespaces=PID  ns_pid(), ns_uid()... see the namespaces of PID\n"
+"  -i, --interactive  build and run a script at a prompt (help there)\n"
 "  -h          this help\n");
 }
 
@@ -293,6 +295,9 @@ static void add_opt(struct session *s, const char *opt, const char *arg)
 		vec_push(&s->staprun_opts, xstrdup(arg));
 }
 
+/* the short options (getopt) */
+#define STAP_SHORTOPTS "hVvkgbwup:e:m:r:o:I:D:R:c:x:s:G:S:T:Fl:L:d:" OPTS_X_SHORT
+
 static int parse_options(struct session *s, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -320,7 +325,7 @@ static int parse_options(struct session *s, int argc, char **argv)
 	/* GNU getopt permutes, as SystemTap's option parsing does: options
 	 * may come before or after the script name and its arguments
 	 * (`stap s.stp -x PID ARG`); every word after `--` is an argument */
-	while ((c = getopt_long(argc, argv, "hVvkgbwup:e:m:r:o:I:D:R:c:x:s:G:S:T:Fl:L:d:" OPTS_X_SHORT,
+	while ((c = getopt_long(argc, argv, STAP_SHORTOPTS,
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h': usage(stdout); exit(0);
@@ -632,6 +637,8 @@ int main(int argc, char **argv)
 	int rc;
 	if (parse_options(&s, argc, argv) < 0)
 		return 1;
+	if (s.interactive)
+		return interactive_main(&s, argc, argv, STAP_SHORTOPTS);
 	if (remote_active() && !s.list_pattern)
 		return remote_main(&s, argc, argv);   /* remote.c */
 	setup_paths(&s);

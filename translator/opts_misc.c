@@ -9,6 +9,7 @@
  *   --example NAME        run the example script NAME
  *   --target-namespaces=PID   the ns_*() tapset functions see the pid and
  *                         user namespaces of PID (staprun -N PID)
+ *   -i, --interactive     build and run a script at a prompt (interactive.c)
  */
 #include "opts_misc.h"
 #include "opts_unsupported.h"
@@ -57,6 +58,9 @@ int opts_misc(struct session *s, int c, const char *arg)
 		return 1;
 	case 'q':
 		s->coverage = 1;
+		return 1;
+	case 'i':
+		s->interactive = 1;
 		return 1;
 	case 'C':
 	case OPT_X_COLOR:
@@ -120,10 +124,7 @@ static int cmp_path(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* find_example - the path of example script @name under our installed
- * examples, else under SystemTap's; NULL after a one-line error (none, or
- * several of that name in one directory). */
-static char *find_example(const char *name)
+char *opts_find_example(const char *name)
 {
 	const char *dirs[] = { PKGDATADIR "/examples", SYSTEMTAP_EXAMPLES };
 	size_t d;
@@ -167,6 +168,16 @@ int opts_misc_finish(struct session *s, int nwords)
 		fprintf(stderr, "stap: --dump-* takes no script, -l or -L\n");
 		return -1;
 	}
+	if (s->interactive && (s->script_text || s->example || nwords ||
+				s->list_pattern || s->dump_mode)) {
+		fprintf(stderr, "stap: -i takes no script, -l, -L or --dump-* "
+			"(load FILE at its prompt)\n");
+		return -1;
+	}
+	if (s->interactive) {
+		s->script_file = "<interactive>";
+		s->script_text = "";
+	}
 	if (s->dump_mode) {
 		s->script_file = "<dump>";
 		s->script_text = "";
@@ -178,7 +189,7 @@ int opts_misc_finish(struct session *s, int nwords)
 				"script\n", s->example);
 			return -1;
 		}
-		path = find_example(s->example);
+		path = opts_find_example(s->example);
 		if (!path)
 			return -1;
 		s->script_file = path;

@@ -18,6 +18,13 @@ int opts_misc(struct session *s, int c, const char *arg);
  * an empty main script.  Returns 0, or -1 after a one-line error. */
 int opts_misc_finish(struct session *s, int nwords);
 
+/* opts_find_example - the path (heap string) of the example script @name
+ * (FILE.stp, FILE or DIR/FILE.stp) under our installed examples, else
+ * under SystemTap's (/usr/share/doc/systemtap/examples); NULL after a
+ * one-line error on stderr (none, or several of that name in one
+ * directory). */
+char *opts_find_example(const char *name);
+
 /* opts_misc_parse_extra - pass 1: parse the -E scripts and add their
  * probes, functions, globals, aliases and embedded C to s->user.
  * Returns 0, or -1 after diagnostics. */

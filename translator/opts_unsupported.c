@@ -23,7 +23,6 @@ int opts_unsupported(int c, const char *arg)
 		return -1;
 	case 't': name = "-t (per-probe timing)"; break;
 	case 'B': name = "-B NAME=VAL (kbuild variables)"; break;
-	case 'i': name = "-i (interactive mode)"; break;
 	case OPT_X_SUPPRESS_HANDLER_ERRORS:
 		name = "--suppress-handler-errors"; break;
 	default:

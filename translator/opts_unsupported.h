@@ -24,7 +24,8 @@ enum {
 	{ "colour", optional_argument, NULL, OPT_X_COLOR }, \
 	{ "suppress-handler-errors", no_argument, NULL, \
 	  OPT_X_SUPPRESS_HANDLER_ERRORS }, \
-	{ "target-namespaces", required_argument, NULL, OPT_X_TARGET_NAMESPACES }
+	{ "target-namespaces", required_argument, NULL, OPT_X_TARGET_NAMESPACES }, \
+	{ "interactive", no_argument, NULL, 'i' }
 
 int opts_unsupported(int c, const char *arg);
 

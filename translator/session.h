@@ -146,6 +146,7 @@ struct session {
 	                             * (--dump-functions) */
 	const char *example;        /* --example NAME */
 	int coverage;               /* -q: record tapset coverage */
+	int interactive;            /* -i: the prompt (interactive.c) */
 	const char *runtime_dir;
 	const char *tapset_dir;
 	char *tmpdir;

@@ -11,7 +11,7 @@ check() {	# expected-text option...
 	case $err in *"$want"*) ;; *) fail "$*: $err" ;; esac
 }
 check 'only x86_64' -a arm64
-for o in -t -i --suppress-handler-errors; do
+for o in -t --suppress-handler-errors; do
 	check 'not supported' $o
 done
 check 'not supported' -B CC=gcc
