@@ -243,7 +243,7 @@ int opts_misc_dump(struct session *s)
 	if (!s->dump_mode)
 		return -1;
 	if (s->dump_mode == OPT_X_DUMP_PROBE_TYPES)
-		rc = dump_probe_types(&out);
+		rc = dump_probe_types(s, &out);
 	else if (load_tapsets(s) < 0)
 		rc = -1;
 	else if (s->dump_mode == OPT_X_DUMP_PROBE_ALIASES)

@@ -13,6 +13,17 @@ for t in begin 'begin(number)' 'timer.ms(number)' 'kernel.function(string).retur
 	 'perf.type(number).config(number).sample(number)' 'kernel.trace(string)'; do
 	grep -qxF "$t" types || fail "--dump-probe-types lacks $t"
 done
+# --privilege=stapusr: only what stapusr may use
+"$STAP" --privilege=stapusr --dump-probe-types > utypes || fail "--privilege=stapusr --dump-probe-types"
+for t in begin 'end(number)' error never 'timer.ms(number)' 'process(string).function(string)' \
+	 'process.begin' 'process(number).end'; do
+	grep -qxF "$t" utypes || fail "stapusr types lack $t"
+done
+for t in 'kernel.function(string)' timer.profile 'timer.profile.tick' 'procfs(string).read' \
+	 'perf.sw.cpu_clock' 'kprobe.function(string)' 'netfilter.pf(string).hook(string)'; do
+	grep -qxF "$t" utypes && fail "stapusr types have $t"
+done
+[ "$(LC_ALL=C comm -13 types utypes)" = "" ] || fail "stapusr types not a subset"
 grep -q '[A-Z]' types && fail "--dump-probe-types: NUMBER/STRING left: $(grep '[A-Z]' types | head -2)"
 
 "$STAP" --dump-probe-aliases > aliases || fail "--dump-probe-aliases"

@@ -38,13 +38,33 @@ static int shown(const char *name)
 	return name[0] != '_' || stp_verbose;
 }
 
-int dump_probe_types(struct strbuf *out)
+/* usr_form - 1 if point form @t is allowed at --privilege=stapusr (the
+ * rule of privilege.c: begin, end, error, never, timers but the profile
+ * tick, process probes). */
+static int usr_form(const char *t)
+{
+	static const char *const usr[] = { "begin", "end", "error", "never",
+					   "timer", "process" };
+	size_t i, n;
+	if (!strncmp(t, "timer.profile", 13))
+		return 0;
+	for (i = 0; i < sizeof(usr) / sizeof(usr[0]); i++) {
+		n = strlen(usr[i]);
+		if (!strncmp(t, usr[i], n) && strchr(".(", t[n] ? t[n] : '.'))
+			return 1;
+	}
+	return 0;
+}
+
+int dump_probe_types(struct session *s, struct strbuf *out)
 {
 	const char *const *t;
 	struct vec v = {0};
 	for (t = family_templates(); *t; t++) {
 		struct strbuf b = {0};
 		const char *p;
+		if (s->privilege == STP_PRIV_STAPUSR && !usr_form(*t))
+			continue;
 		/* our forms say NUMBER and STRING; SystemTap number, string */
 		for (p = *t; *p; p++) {
 			if (!strncmp(p, "(NUMBER)", 8)) {

@@ -58,8 +58,9 @@ int list_probe_points(struct session *s, struct strbuf *out);
  * Each appends its list to @out, one per line, sorted, without repeats,
  * in SystemTap's format, and returns 0.  Names starting with '_' only
  * with -v. */
-/* dump_probe_types - the point forms of the families: timer.ms(number) */
-int dump_probe_types(struct strbuf *out);
+/* dump_probe_types - the point forms of the families: timer.ms(number);
+ * at s->privilege stapusr only those allowed there */
+int dump_probe_types(struct session *s, struct strbuf *out);
 /* dump_probe_aliases - the tapset aliases of @s (loaded by pass 1):
  * NAME = POINT, POINT... (+= for epilogue aliases) */
 int dump_probe_aliases(struct session *s, struct strbuf *out);
