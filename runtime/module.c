@@ -114,12 +114,18 @@ static int __init stp_init(void)
 {
 	int rc;
 
-	rc = stp_contexts_alloc();
+	rc = stp_namespaces_init();
 	if (rc)
 		return rc;
+	rc = stp_contexts_alloc();
+	if (rc) {
+		stp_namespaces_exit();
+		return rc;
+	}
 	rc = stp_maps_alloc();
 	if (rc) {
 		stp_contexts_free();
+		stp_namespaces_exit();
 		return rc;
 	}
 	stp_locks_init();
@@ -131,6 +137,7 @@ static int __init stp_init(void)
 		stp_usyms_exit();
 		stp_maps_free();
 		stp_contexts_free();
+		stp_namespaces_exit();
 		return rc;
 	}
 	return 0;
@@ -144,6 +151,7 @@ static void __exit stp_exit(void)
 	stp_usyms_exit();
 	stp_maps_free();
 	stp_contexts_free();
+	stp_namespaces_exit();
 }
 
 module_init(stp_init);

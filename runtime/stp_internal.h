@@ -236,6 +236,13 @@ void stp_run_kind(enum stp_probe_kind kind, int want);
 /* ---- locks.c ---- */
 void stp_locks_init(void);
 
+/* ---- namespaces.c ---- */
+/* stp_namespaces_init - take the namespaces of --target-namespaces'
+ * process: 0, or -ESRCH (reported) when it does not exist.
+ * stp_namespaces_exit - drop them.  Module load/unload; may sleep. */
+int stp_namespaces_init(void);
+void stp_namespaces_exit(void);
+
 /* ---- module.c ---- */
 /* stp_session_start - the START command.  Returns the status to report.
  * stp_session_stop - the EXIT command (@run_end: run end probes and

@@ -336,6 +336,13 @@ int stp_target_pid(void);
  * output (the one that opened its control channel last; the script's
  * stp_pid()), 0 before one has.  Context: any. */
 int stp_stapio_pid(void);
+/* stp_target_pid_ns / stp_target_user_ns - the pid and user namespaces
+ * of stap --target-namespaces=PID (taken at module load, held until
+ * unload), NULL without the option.  Context: any. */
+struct pid_namespace;
+struct user_namespace;
+struct pid_namespace *stp_target_pid_ns(void);
+struct user_namespace *stp_target_user_ns(void);
 /* stp_warn - send "WARNING: <text>\n" to stapio's stderr (text truncated
  * to about 300 bytes; dropped when the control queue is full).
  * Context: any; does not sleep. */

@@ -331,6 +331,8 @@ static int resolve_suffix(struct session *s, struct probe *p,
 			active.n--;
 			if (rc < 0)
 				return -1;
+			if (rc > 0)
+				vec_push(&s->aliases_used, a);
 			made += rc;
 		}
 		if (matched)
@@ -406,6 +408,8 @@ static int resolve_point(struct session *s, struct probe *p,
 			free(al.items);
 			return -1;
 		}
+		if (rc > 0)
+			vec_push(&s->aliases_used, a);
 		made += rc;
 	}
 	free(al.items);
