@@ -2,6 +2,7 @@
 #include "cache.h"
 #include "parse/parse.h"
 #include "hash.h"
+#include "kbuild.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -171,6 +172,12 @@ int cache_key(struct session *s, char hex[65])
 	hash_add_str(h, s->kernel_release);
 	if (kernel_identity(h, s->kernel_build) < 0)
 		rc = -1;
+	{
+		char *cc = kbuild_compiler_id(s->kernel_build);
+		hash_add_str(h, "compiler");
+		hash_add_str(h, cc);
+		free(cc);
+	}
 	uname(&u);
 	hash_add_str(h, "arch");
 	hash_add_str(h, u.machine);

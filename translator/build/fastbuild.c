@@ -22,6 +22,7 @@
  */
 #include "build.h"
 #include "fastbuild.h"
+#include "pch.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -92,7 +93,7 @@ static char *generalize(char *s, const char *dir, const char *mod)
 	return b;
 }
 
-static char *specialize(const char *s, const char *dir, const char *mod)
+char *fastbuild_specialize(const char *s, const char *dir, const char *mod)
 {
 	char *a = replace(s, "@DIR@", dir), *b = replace(a, "@MOD@", mod);
 	free(a);
@@ -108,6 +109,14 @@ static char **recipe_field(struct recipe *r, int i)
 	return f[i];
 }
 #define RECIPE_FIELDS 6
+
+static void recipe_free(struct recipe *r)
+{
+	int i;
+	for (i = 0; i < RECIPE_FIELDS; i++)
+		free(*recipe_field(r, i));
+	memset(r, 0, sizeof(*r));
+}
 
 static int recipe_load(const char *cache, struct recipe *r)
 {
@@ -211,9 +220,7 @@ void fastbuild_record(const char *dir, const char *mod, const char *cache)
 
 /* ---- running the commands ---- */
 
-/* run_sh - sh -c @cmd in directory @cwd, output appended to @log;
- * returns its exit status (0: success). */
-static int run_sh(const char *cmd, const char *cwd, const char *log)
+int fastbuild_run_sh(const char *cmd, const char *cwd, const char *log)
 {
 	pid_t pid = fork();
 	int st;
@@ -399,14 +406,64 @@ out:
 	return rc;
 }
 
+/* pch_use - whether this build compiles with the precompiled header of
+ * @cache (@p planned from @r); starts building it when it is missing. */
+static int pch_use(struct session *s, const struct recipe *r,
+		   const char *cache, struct pch_plan *p)
+{
+	const char *e = getenv("STAP_PCH");
+	char *rtdir;
+	if ((e && !strcmp(e, "0")) ||
+	    pch_plan_make(p, r->cc_script, r->cc_mod, r->modc_head,
+			  s->kernel_build, cache) < 0)
+		return 0;
+	if (pch_ready(cache))
+		return 1;
+	rtdir = xasprintf("%s/runtime", s->tmpdir);
+	pch_build(p, cache, rtdir, s->kernel_build);
+	free(rtdir);
+	return pch_ready(cache);
+}
+
+void fastbuild_pch(struct session *s, const char *cache)
+{
+	struct recipe r;
+	struct pch_plan p = {0};
+	if (recipe_load(cache, &r) == 0) {
+		pch_use(s, &r, cache, &p);
+		pch_plan_free(&p);
+	}
+	recipe_free(&r);
+}
+
+/* compile - the recorded compile @cc of the file whose KBUILD_BASENAME
+ * is @base, with the precompiled header when @p is set (its per-file
+ * macros written to @names first); 0 or non-zero. */
+static int compile(struct session *s, const char *cc,
+		   const struct pch_plan *p, const char *base,
+		   const char *names, const char *log)
+{
+	char *cmd, *h = NULL;
+	int rc;
+	if (p && !(h = pch_write_defines(p, s->tmpdir, s->module_name, base,
+					 names)))
+		return -1;
+	cmd = fastbuild_specialize(cc, s->tmpdir, s->module_name);
+	rc = fastbuild_run_sh(cmd, s->kernel_build, log);
+	free(cmd);
+	free(h);
+	return rc;
+}
+
 int fastbuild_module(struct session *s, const char *cache,
 		     const char *const *rt_objs, int nobjs, char **ko)
 {
 	const char *dir = s->tmpdir, *mod = s->module_name, *why = NULL;
 	struct recipe r;
+	struct pch_plan plan = {0};
 	char *log = xasprintf("%s/fastbuild.log", dir), *p, *cmd, *vml;
 	struct strbuf list = {0};
-	int i, rc = 1;
+	int i, rc = 1, pch = 0;
 	FILE *f;
 	if (getenv("STAP_FAST_BUILD") && !strcmp(getenv("STAP_FAST_BUILD"), "0"))
 		why = "STAP_FAST_BUILD=0";
@@ -423,11 +480,10 @@ int fastbuild_module(struct session *s, const char *cache,
 		why = "the kernel build tree has vmlinux (module BTF)";
 		goto out;
 	}
+	pch = pch_use(s, &r, cache, &plan);
 	/* 1. the script's C, with the recorded compile command */
-	cmd = specialize(r.cc_script, dir, mod);
-	i = run_sh(cmd, s->kernel_build, log);
-	free(cmd);
-	if (i != 0) {
+	if (compile(s, pch ? plan.cc_script : r.cc_script, pch ? &plan : NULL,
+		    "script", PCH_NAMES_SCRIPT, log) != 0) {
 		why = "compiling the script's C failed";
 		goto out;
 	}
@@ -441,8 +497,8 @@ int fastbuild_module(struct session *s, const char *cache,
 	if (f && fclose(f) != 0)
 		i = 1;
 	free(p);
-	cmd = specialize(r.ld_o, dir, mod);
-	if (i || run_sh(cmd, s->kernel_build, log) != 0) {
+	cmd = fastbuild_specialize(r.ld_o, dir, mod);
+	if (i || fastbuild_run_sh(cmd, s->kernel_build, log) != 0) {
 		free(cmd);
 		why = "linking the composite object failed";
 		goto out;
@@ -456,16 +512,15 @@ int fastbuild_module(struct session *s, const char *cache,
 	free(cmd);
 	if (i != 0)
 		goto out;
-	cmd = specialize(r.cc_mod, dir, mod);
-	i = run_sh(cmd, s->kernel_build, log);
-	free(cmd);
-	if (i != 0) {
+	if (compile(s, pch && plan.cc_mod ? plan.cc_mod : r.cc_mod,
+		    pch && plan.cc_mod ? &plan : NULL,
+		    "@MOD@.mod", PCH_NAMES_MOD, log) != 0) {
 		why = "compiling NAME.mod.c failed";
 		goto out;
 	}
 	/* 4. NAME.ko, with the kernel's module linker script */
-	cmd = specialize(r.ld_ko, dir, mod);
-	i = run_sh(cmd, s->kernel_build, log);
+	cmd = fastbuild_specialize(r.ld_ko, dir, mod);
+	i = fastbuild_run_sh(cmd, s->kernel_build, log);
 	free(cmd);
 	if (i != 0) {
 		why = "linking NAME.ko failed";
@@ -473,14 +528,23 @@ int fastbuild_module(struct session *s, const char *cache,
 	}
 	*ko = xasprintf("%s/%s.ko", dir, mod);
 	rc = 0;
-	if (stp_verbose > 1)
+	if (stp_verbose > 1) {
+		char *t = read_file(log, NULL);
 		fprintf(stderr, "stap: pass 4 with the recorded kbuild commands "
-			"(no make, no modpost)\n");
+			"(no make, no modpost%s)\n", pch ?
+			", precompiled headers" : plan.cc_script ?
+			", headers not precompiled yet" : "");
+		/* the compiler rejected the .gch (-Winvalid-pch) */
+		if (t && strstr(t, "Winvalid-pch"))
+			fprintf(stderr, "stap: the precompiled header was not "
+				"used:\n%s", t);
+		free(t);
+	}
 out:
 	if (rc && stp_verbose > 0)
 		fprintf(stderr, "stap: pass 4 falls back to kbuild: %s\n", why);
-	for (i = 0; i < RECIPE_FIELDS; i++)
-		free(*recipe_field(&r, i));
+	recipe_free(&r);
+	pch_plan_free(&plan);
 	free(list.s);
 	free(vml);
 	free(log);

@@ -21,4 +21,18 @@ int fastbuild_module(struct session *s, const char *cache,
  * with -vv. */
 void fastbuild_record(const char *dir, const char *mod, const char *cache);
 
+/* fastbuild_pch - start precompiling the headers of @cache's recorded
+ * compiles (pch.h), after kbuild recorded them; s->tmpdir/runtime holds
+ * the runtime's headers.  Nothing when they are or cannot be. */
+void fastbuild_pch(struct session *s, const char *cache);
+
+/* fastbuild_specialize - recipe text @s with @DIR@ and @MOD@ replaced by
+ * @dir and @mod (heap). */
+char *fastbuild_specialize(const char *s, const char *dir, const char *mod);
+
+/* fastbuild_run_sh - sh -c @cmd in directory @cwd, its output appended
+ * to the file @log; returns its exit status (0: success), -1 when it
+ * cannot be run.  Waits for it. */
+int fastbuild_run_sh(const char *cmd, const char *cwd, const char *log);
+
 #endif

@@ -13,6 +13,14 @@ char *kbuild_dir_for(const char *release);
  * include/config/kernel.release), heap; NULL if unknown. */
 char *kbuild_release_of(const char *build_dir);
 
+/* kbuild_compiler_id - what identifies the compiler kbuild runs for the
+ * build tree @build: the command its .config's CONFIG_CC_VERSION_TEXT
+ * names (its first word; "clang" for clang, "gcc" without the line),
+ * found on $PATH, with its resolved path, size, modification time and
+ * inode, so that an upgraded or another compiler differs.  Heap string;
+ * "NAME (not found)" when it is not on $PATH. */
+char *kbuild_compiler_id(const char *build);
+
 /* kbuild_module - write @csource as the module's generated C in s->tmpdir,
  * add the runtime, and run `make -C KBUILD M=TMPDIR modules`.  On success
  * returns 0 and sets *ko to the path of TMPDIR/NAME.ko (heap).  On failure
