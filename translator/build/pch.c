@@ -479,9 +479,10 @@ void pch_build(const struct pch_plan *p, const char *cache, const char *rtdir,
 			dup2(fd, 0);
 			dup2(fd, 1);
 			dup2(fd, 2);
-			if (fd > 2)
-				close(fd);
 		}
+		/* nothing of the caller's held open (a pipe someone reads
+		 * to its end, a lock) */
+		closefrom(3);
 		if (compile(p, cache, work, kbuild, log) < 0)
 			write_text(failed, "");
 		remove_tree(work);
