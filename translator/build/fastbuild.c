@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <spawn.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -222,23 +223,21 @@ void fastbuild_record(const char *dir, const char *mod, const char *cache)
 
 int fastbuild_run_sh(const char *cmd, const char *cwd, const char *log)
 {
-	pid_t pid = fork();
-	int st;
-	if (pid < 0)
+	/* posix_spawn, not fork: no copy of the translator's page tables */
+	char *argv[] = { "sh", "-c", (char *)cmd, NULL };
+	extern char **environ;
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	int st, rc;
+	if (posix_spawn_file_actions_init(&fa) != 0)
 		return -1;
-	if (pid == 0) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-			close(fd);
-		}
-		if (chdir(cwd) < 0)
-			_exit(126);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
-	}
-	if (waitpid(pid, &st, 0) < 0)
+	rc = posix_spawn_file_actions_addopen(&fa, 1, log,
+			O_WRONLY | O_CREAT | O_APPEND, 0644) ||
+	     posix_spawn_file_actions_adddup2(&fa, 1, 2) ||
+	     posix_spawn_file_actions_addchdir_np(&fa, cwd) ||
+	     posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc != 0 || waitpid(pid, &st, 0) < 0)
 		return -1;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
@@ -258,17 +257,34 @@ static int symver_cmp(const void *a, const void *b)
 		      ((const struct symver *)b)->name);
 }
 
-/* load_symvers - the kernel's Module.symvers, sorted by symbol; the count
- * or -1. */
-static int load_symvers(const char *build, struct symver **out)
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* load_symvers - the entries of the kernel's Module.symvers for the
+ * symbols named in @names ("w:" prefixes ignored) and module_layout,
+ * sorted by symbol; the count or -1.  One pass over the file, keeping
+ * only those (it has some 15000 entries, a module uses a few hundred). */
+static int load_symvers(const char *build, const struct vec *names,
+			struct symver **out)
 {
 	char *path = xasprintf("%s/Module.symvers", build);
 	char *text = read_file(path, NULL), *line, *save = NULL;
+	const char **want = xcalloc(names->n + 1, sizeof(*want));
 	struct symver *v = NULL;
-	int n = 0, cap = 0;
+	int n = 0, cap = 0, nw = 0, i;
 	free(path);
-	if (!text)
+	if (!text) {
+		free(want);
 		return -1;
+	}
+	for (i = 0; i < names->n; i++) {
+		const char *nm = names->items[i];
+		want[nw++] = strncmp(nm, "w:", 2) ? nm : nm + 2;
+	}
+	want[nw++] = "module_layout";
+	qsort(want, nw, sizeof(*want), name_cmp);
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *f[5] = {0}, *p = line;
@@ -280,10 +296,10 @@ static int load_symvers(const char *build, struct symver **out)
 				break;
 			*p++ = '\0';
 		}
-		if (k < 3)
+		if (k < 3 || !bsearch(&f[1], want, nw, sizeof(*want), name_cmp))
 			continue;
 		if (n == cap)
-			v = xrealloc(v, (cap = cap ? 2 * cap : 16384) * sizeof(*v));
+			v = xrealloc(v, (cap = cap ? 2 * cap : 256) * sizeof(*v));
 		v[n].crc = strtoul(f[0], NULL, 16);
 		v[n].name = xstrdup(f[1]);
 		v[n].from_vmlinux = !strcmp(f[2], "vmlinux");
@@ -291,6 +307,7 @@ static int load_symvers(const char *build, struct symver **out)
 		n++;
 	}
 	free(text);
+	free(want);
 	qsort(v, n, sizeof(*v), symver_cmp);
 	*out = v;
 	return n;
@@ -348,13 +365,16 @@ static int write_modc(struct session *s, const struct recipe *r,
 	struct vec und = {0};
 	struct strbuf b = {0};
 	int n, i, rc = 0, layout = 0;
-	if ((n = load_symvers(s->kernel_build, &sv)) < 0) {
-		*why = "no Module.symvers in the kernel build tree";
-		return 1;
-	}
 	if (undefined_symbols(obj, &und) < 0) {
 		*why = "cannot read the linked object's symbols";
 		rc = 1;
+		n = 0;
+		goto out;
+	}
+	if ((n = load_symvers(s->kernel_build, &und, &sv)) < 0) {
+		*why = "no Module.symvers in the kernel build tree";
+		rc = 1;
+		n = 0;
 		goto out;
 	}
 	strbuf_add(&b, r->modc_head);
