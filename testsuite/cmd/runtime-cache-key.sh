@@ -5,7 +5,8 @@
 # changes: a -D setting, a changed runtime (-R a modified copy), another
 # compiler (a wrapper of the same name first on $PATH, which the new
 # build then runs), another kernel build tree.  The module cache misses
-# on a changed compiler too.
+# on a changed compiler too.  Of all the runtime caches' precompiled
+# headers (~45 MB each) only the three most recently used are kept.
 set -eu
 KVER=$(cat "${STAP_LAB_DIR:-/var/cache/stap-lab}/kver")
 export SYSTEMTAP_DIR=$PWD/sysdir
@@ -20,8 +21,15 @@ rtdir() {
                     s/^stap: runtime objects: compiling, to cache in .*/cold/p' err)
     d=$(sed -n 's/^stap: runtime objects: .* in \(.*\)$/\1/p' err)
 }
+for i in 1 2 3; do    # older headers of other caches: the oldest goes
+    mkdir -p sysdir/cache/runtime/old$i
+    echo x > sysdir/cache/runtime/old$i/stp_pch.h.gch
+    touch -d "$((4 - i)) days ago" sysdir/cache/runtime/old$i/stp_pch.h.gch
+done
 STAP_PCH=wait rtdir -r "$KVER"
 base=$d
+[ ! -e sysdir/cache/runtime/old1/stp_pch.h.gch ] && [ -e sysdir/cache/runtime/old2/stp_pch.h.gch ] &&
+    [ -e sysdir/cache/runtime/old3/stp_pch.h.gch ] || { ls -l sysdir/cache/runtime/*; echo "not the least recently used header pruned"; exit 1; }
 [ "$state" = cold ] || { echo "first build: $state"; exit 1; }
 baseko=$ko
 [ -f "$base/fastbuild.recipe" ] || { echo "no recipe in $base"; exit 1; }

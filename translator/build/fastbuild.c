@@ -437,8 +437,10 @@ static int pch_use(struct session *s, const struct recipe *r,
 	    pch_plan_make(p, r->cc_script, r->cc_mod, r->modc_head,
 			  s->kernel_build, cache) < 0)
 		return 0;
-	if (pch_ready(cache))
+	if (pch_ready(cache)) {
+		pch_touch(cache);
 		return 1;
+	}
 	rtdir = xasprintf("%s/runtime", s->tmpdir);
 	pch_build(p, cache, rtdir, s->kernel_build);
 	free(rtdir);

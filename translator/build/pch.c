@@ -48,6 +48,7 @@
 #define PCH_LOCK "stp_pch.lock"
 #define PCH_FAILED "stp_pch.failed"
 #define PCH_STALE_LOCK 600      /* s: a lock older than this is dead */
+#define PCH_KEEP 3              /* headers kept in all the caches (~45 MB each) */
 /* the header every generated script.c includes first */
 #define RUNTIME_HEADER "stp_runtime.h"
 
@@ -421,6 +422,57 @@ static int compile(const struct pch_plan *p, const char *cache,
 	return rc;
 }
 
+/* prune - make room for one more header under @cache's parent (the
+ * runtime caches of every kernel, runtime, -D set and compiler): delete
+ * the least recently used (pch_touch) until PCH_KEEP - 1 are left.  A
+ * cache whose header went builds it again when it is used again. */
+static void prune(const char *cache)
+{
+	char *root = xstrdup(cache), *slash = strrchr(root, '/');
+	struct { char *path; time_t t; } *v = NULL;
+	int n = 0, i, j;
+	DIR *d;
+	struct dirent *de;
+	if (slash)
+		*slash = '\0';
+	d = opendir(root);
+	while (d && (de = readdir(d)) != NULL) {
+		struct stat st;
+		char *g;
+		if (de->d_name[0] == '.')
+			continue;
+		g = xasprintf("%s/%s/" PCH_GCH, root, de->d_name);
+		if (stat(g, &st) != 0) {
+			free(g);
+			continue;
+		}
+		v = xrealloc(v, (n + 1) * sizeof(*v));
+		v[n].path = g;
+		v[n++].t = st.st_mtime;
+	}
+	if (d)
+		closedir(d);
+	while (n >= PCH_KEEP) {
+		for (i = 0, j = 1; j < n; j++)
+			if (v[j].t < v[i].t)
+				i = j;
+		unlink(v[i].path);
+		free(v[i].path);
+		v[i] = v[--n];
+	}
+	for (i = 0; i < n; i++)
+		free(v[i].path);
+	free(v);
+	free(root);
+}
+
+void pch_touch(const char *cache)
+{
+	char *g = xasprintf("%s/" PCH_GCH, cache);
+	utimensat(AT_FDCWD, g, NULL, 0);
+	free(g);
+}
+
 void pch_build(const struct pch_plan *p, const char *cache, const char *rtdir,
 	       const char *kbuild)
 {
@@ -438,6 +490,7 @@ void pch_build(const struct pch_plan *p, const char *cache, const char *rtdir,
 	if (pch_ready(cache) || access(failed, F_OK) == 0 ||
 	    take_lock(lock) < 0)
 		goto out;
+	prune(cache);
 	if (mkdir_p(rt) < 0 || copy_headers(rtdir, rt) < 0 ||
 	    write_text(htmp, p->header) < 0 || rename(htmp, hdr) < 0) {
 		unlink(htmp);

@@ -32,6 +32,10 @@ void pch_plan_free(struct pch_plan *p);
 /* pch_ready - 1 if @cache holds the compiled header, else 0. */
 int pch_ready(const char *cache);
 
+/* pch_touch - mark @cache's header as just used (its modification time:
+ * pch_build keeps the PCH_KEEP most recently used of all caches). */
+void pch_touch(const char *cache);
+
 /* pch_write_defines - write @dir/gen/@file (PCH_NAMES_SCRIPT or
  * PCH_NAMES_MOD, which @p's commands include): @p's per-file macros for
  * module @mod, KBUILD_BASENAME being "@base" (@base may contain @MOD@).
@@ -47,6 +51,8 @@ char *pch_write_defines(const struct pch_plan *p, const char *dir,
  * detached background process so that no stap waits for it (the next
  * build uses it once it is there).  At most one build at a time per
  * cache (a lock file); a failed build is not retried (stp_pch.failed).
+ * Makes room first: of all the runtime caches beside @cache, only the
+ * most recently used headers are kept (three in all, ~45 MB each).
  * Only errors of the foreground build are reported (-vv). */
 void pch_build(const struct pch_plan *p, const char *cache, const char *rtdir,
 	       const char *kbuild);
