@@ -14,7 +14,10 @@ void tokvec_push(struct tokvec *v, const struct token *t)
 
 int tok_is(const struct token *t, const char *s)
 {
-	return (t->type == T_OP || t->type == T_IDENT) && strcmp(t->text, s) == 0;
+	/* the first byte first: most tokens differ there (pass 1 asks
+	 * this of every token of every tapset) */
+	return (t->type == T_OP || t->type == T_IDENT) &&
+	       t->text[0] == s[0] && strcmp(t->text, s) == 0;
 }
 
 char *tok_describe(const struct token *t)
@@ -211,6 +214,14 @@ int lex_file(const char *file, const char *text, struct tokvec *out)
 {
 	struct lexer lx = { file, text, 0, 1, 1, 0, out };
 	struct token t;
+	int want = out->n + (int)(strlen(text) / 5) + 64;
+
+	/* room for the tokens at once (about one per 5 bytes of a tapset)
+	 * rather than copies of a growing array */
+	if (want > out->cap) {
+		out->cap = want;
+		out->t = xrealloc(out->t, (size_t)want * sizeof(*out->t));
+	}
 
 	for (;;) {
 		int c = peekc(&lx, 0);
