@@ -275,6 +275,29 @@ static char *db_digest(sqlite3 *db, const char *key)
 	return d;
 }
 
+/* db_recent - 1 if the index records module @key at @path with @size
+ * and a use less than TOUCH_MS ago (ms since the epoch @now): the use
+ * need not be recorded again, which would write (and sync) the index on
+ * every cache hit; the eviction order is as good at this granularity. */
+#define TOUCH_MS (10 * 60 * 1000LL)
+static int db_recent(sqlite3 *db, const char *key, const char *path,
+		     long long size, long long now)
+{
+	sqlite3_stmt *st;
+	int ok = 0;
+	if (sqlite3_prepare_v2(db, "SELECT path, size, last_used FROM modules "
+			       "WHERE hash = ?1", -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		ok = !strcmp((const char *)sqlite3_column_text(st, 0), path) &&
+		     sqlite3_column_int64(st, 1) == size &&
+		     now - sqlite3_column_int64(st, 2) < TOUCH_MS &&
+		     now >= sqlite3_column_int64(st, 2);
+	sqlite3_finalize(st);
+	return ok;
+}
+
 /* db_exec - run @sql with text/int64 parameters ('t'/'i' in @types). */
 static int db_exec(sqlite3 *db, const char *sql, const char *types, ...)
 {
@@ -423,7 +446,8 @@ char *cache_lookup(const char *hex)
 			free(dir);
 			return NULL;
 		}
-		if (db_exec(db, "INSERT INTO modules (hash, path, size, last_used) "
+		if (!db_recent(db, key, path, (long long)st.st_size, now_ms()) &&
+		    db_exec(db, "INSERT INTO modules (hash, path, size, last_used) "
 			    "VALUES (?1, ?2, ?3, ?4) ON CONFLICT(hash) DO UPDATE "
 			    "SET last_used = ?4, size = ?3, path = ?2", "ttii",
 			    key, path, (long long)st.st_size, now_ms()) < 0)
