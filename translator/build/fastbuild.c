@@ -509,11 +509,12 @@ int fastbuild_module(struct session *s, const char *cache,
 		why = "compiling the script's C failed";
 		goto out;
 	}
-	/* 2. the composite object: the script and the runtime objects */
+	/* 2. the composite object: the runtime objects and the script, in
+	 * kbuild's order (kbuild.c) */
 	p = xasprintf("%s/%s.mod", dir, mod);
-	strbuf_printf(&list, "%s/gen/script.o\n", dir);
 	for (i = 0; i < nobjs; i++)
 		strbuf_printf(&list, "%s\n", rt_objs[i]);
+	strbuf_printf(&list, "%s/gen/script.o\n", dir);
 	f = fopen(p, "w");
 	i = !f || fwrite(list.s, 1, list.len, f) != list.len;
 	if (f && fclose(f) != 0)
