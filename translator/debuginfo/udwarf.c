@@ -213,21 +213,14 @@ struct ctype *udwarf_lookup_type(struct session *s,
 				 char **why)
 {
 	struct dw_mod *m = module_mod(s, fn, module, why);
-	static const char *const tries[] = { "struct %s", "%s", "union %s",
-					     "enum %s" };
-	size_t i;
+	struct ctype *t;
 	if (!m)
 		return NULL;
-	for (i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
-		char *full = xasprintf(tries[i], name);
-		Dwarf_Die d;
-		int rc = dw_find_type_die(m, full, &d);
-		free(full);
-		if (rc == 0)
-			return dw_ctype(m, &d);
-	}
-	*why = xasprintf("no type '%s' in the DWARF of %s", name, m->upath);
-	return NULL;
+	t = dw_find_type_any(m, name);
+	if (!t)
+		*why = xasprintf("no type '%s' in the DWARF of %s", name,
+				 m->upath);
+	return t;
 }
 
 int udwarf_lookup_global(struct session *s, const struct dbg_function *fn,
