@@ -425,36 +425,35 @@ void stp_ubacktrace(struct stp_context *c, char *dst)
 	stp_ucallers(c, dst, -1);
 }
 
+struct stp_usyms_out {
+	struct stp_context *c;
+	char *dst;             /* NULL: print */
+	struct stp_umap *m;
+	char *line;            /* this CPU's scratch line */
+};
+
+/* stp_usyms_line - @addr's frame line printed, or appended to o->dst
+ * (false when it is full) */
+static bool stp_usyms_line(unsigned long addr, void *arg)
+{
+	struct stp_usyms_out *o = arg;
+
+	stp_uframe(o->m, addr, addr, 0, o->line);
+	return stp_uemit(o->c, o->dst, o->line);
+}
+
 void stp_print_usyms(struct stp_context *c, char *dst, const char *s)
 {
-	char *b = this_cpu_ptr(&stp_uscratch)->line;
 	struct stp_umap m;
-	char tok[24];
-	int n = 0;
+	struct stp_usyms_out o = {
+		.c = c, .dst = dst, .m = &m,
+		.line = this_cpu_ptr(&stp_uscratch)->line,
+	};
 
 	if (dst)
 		dst[0] = '\0';
 	stp_umap_lock(&m);
-	while (*s && n < MAXBACKTRACE) {
-		size_t len;
-		unsigned long addr;
-
-		s += strspn(s, " ");
-		len = strcspn(s, " ");
-		if (!len)
-			break;
-		if (len < sizeof(tok)) {
-			memcpy(tok, s, len);
-			tok[len] = '\0';
-			if (!kstrtoul(tok, 0, &addr)) {
-				stp_uframe(&m, addr, addr, 0, b);
-				if (!stp_uemit(c, dst, b))
-					break;
-			}
-		}
-		s += len;
-		n++;
-	}
+	stp_each_addr(s, stp_usyms_line, &o);
 	stp_umap_unlock(&m);
 }
 
