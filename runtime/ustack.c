@@ -467,7 +467,9 @@ static const struct stp_usym *stp_usym_at(struct stp_umap *m,
 	return stp_usym_find(l->f, l->off);
 }
 
-void stp_usymname(struct stp_context *c, char *dst, unsigned long addr)
+/* stp_usym_text - usymname() (@data false: "name") or usymdata() ("name+
+ * 0xOFF/0xSIZE [path]") of @addr into @dst, "0x..." without a symbol */
+static void stp_usym_text(char *dst, unsigned long addr, bool data)
 {
 	struct stp_umap m;
 	struct stp_uloc l;
@@ -475,28 +477,25 @@ void stp_usymname(struct stp_context *c, char *dst, unsigned long addr)
 
 	stp_umap_lock(&m);
 	s = stp_usym_at(&m, addr, &l);
-	if (s)
+	if (s && !data)
 		strscpy(dst, l.f->names + s->name, MAXSTRINGLEN);
-	else
-		snprintf(dst, MAXSTRINGLEN, "0x%lx", addr);
-	stp_umap_unlock(&m);
-}
-
-void stp_usymdata(struct stp_context *c, char *dst, unsigned long addr)
-{
-	struct stp_umap m;
-	struct stp_uloc l;
-	const struct stp_usym *s;
-
-	stp_umap_lock(&m);
-	s = stp_usym_at(&m, addr, &l);
-	if (s)
+	else if (s)
 		snprintf(dst, MAXSTRINGLEN, "%s+0x%lx/0x%x [%s]",
 			 l.f->names + s->name, l.off - s->off, s->size,
 			 l.f->path);
 	else
 		snprintf(dst, MAXSTRINGLEN, "0x%lx", addr);
 	stp_umap_unlock(&m);
+}
+
+void stp_usymname(struct stp_context *c, char *dst, unsigned long addr)
+{
+	stp_usym_text(dst, addr, false);
+}
+
+void stp_usymdata(struct stp_context *c, char *dst, unsigned long addr)
+{
+	stp_usym_text(dst, addr, true);
 }
 
 /* stp_uline_find - the line table row of @f holding file offset @off,
