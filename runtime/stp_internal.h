@@ -48,6 +48,13 @@ typedef bool (*stp_frame_fn)(unsigned long addr, void *arg);
  * passed over, and a false from @fn stops.  Any context; no sleep. */
 void stp_each_addr(const char *s, stp_frame_fn fn, void *arg);
 
+/* ---- tvar.c ---- */
+/* stp_tv_str - stp_tv_kstr() (@user 0) or stp_tv_ustr() (@user 1): the
+ * string at @addr, at most @max bytes (63 when @max is 0, negative or
+ * larger), appended to @dst quoted, or its address in hex when it cannot
+ * be read.  Context: any; never sleeps. */
+void stp_tv_str(char *dst, unsigned long addr, long max, int user);
+
 /* ---- signal.c ---- */
 /* stp_raise_sync - wait until no raise() signal is left to send (module
  * exit, after the probes are gone).  Process context; may sleep. */
