@@ -107,6 +107,11 @@ void tvar_gen_store(struct gen *g, struct expr *e, const char *value);
  * emitted, 0 when not needed, -1 after an error message. */
 int gen_usyms(struct session *s, struct strbuf *o);
 
+/* gen_klines - emit the kernel's line table (stp_klines, klines_gen.c)
+ * when a used function's embedded C has pragma:lines.  Returns 1 when
+ * emitted, 0 when not needed, -1 after an error message. */
+int gen_klines(struct session *s, struct strbuf *o);
+
 /* share.c: one handler for probe points whose bodies generate the same C.
  * share_handler - @text is the generated handler @name; returns the name
  * of an earlier handler with the same code (then @text is not needed and
