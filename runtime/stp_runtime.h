@@ -888,4 +888,6 @@ struct stp_module_desc {
 /* Defined by the generated code. */
 extern const struct stp_module_desc stp_module;
 
+#include "stp_deref.h"    /* kread() & co. for guru embedded C */
+
 #endif

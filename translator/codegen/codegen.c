@@ -243,7 +243,9 @@ static void gen_embedded_function(struct strbuf *o, struct functiondecl *fn)
 		struct sym *p = fn->params.items[i];
 		strbuf_printf(o, "#define STAP_ARG_%s a_%s\n", p->name, p->name);
 	}
-	strbuf_printf(o, "\t{\n%s\n\t}\n\tgoto __stp_out;\n__stp_out:\n",
+	/* deref_fault: where kread() & co. go on a fault (stp_deref.h) */
+	strbuf_printf(o, "\t{\n%s\n\t}\n\tgoto __stp_out;\n"
+		      "deref_fault: __attribute__((unused));\n__stp_out:\n",
 		      fn->embedded_c);
 	strbuf_add(o, "#undef CONTEXT\n#undef STAP_RETVALUE\n#undef STAP_RETURN\n"
 		   "#undef STAP_ERROR\n#undef STAP_LOC\n");
