@@ -13,20 +13,6 @@
 
 #define EVERY 64        /* STP_KLINES_EVERY */
 
-/* needs_klines - a used function asks for the table */
-static int needs_klines(const struct session *s)
-{
-	int i;
-
-	for (i = 0; i < s->functions.n; i++) {
-		const struct functiondecl *fn = s->functions.items[i];
-
-		if (fn->embedded_c && strstr(fn->embedded_c, "pragma:lines"))
-			return 1;
-	}
-	return 0;
-}
-
 static void put_uleb(struct strbuf *b, uint64_t v)
 {
 	do {
@@ -83,7 +69,7 @@ int gen_klines(struct session *s, struct strbuf *o)
 	long n, i;
 	size_t pos = 0;
 
-	if (!needs_klines(s))
+	if (!uses_pragma(s, "pragma:lines"))
 		return 0;
 	if (!(k = ksyms_for(s)) || ksyms_addr(k, "_printk", &anchor) < 0) {
 		diag_error(NULL, "symfileline(): the kernel's symbol _printk "
