@@ -6,7 +6,6 @@
  * or file), ~6 MB as deltas; the kernel's modules get none. */
 #include "codegen_int.h"
 #include "debuginfo/debuginfo.h"
-#include "debuginfo/ksyms.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +62,6 @@ int gen_klines(struct session *s, struct strbuf *o)
 	struct dbg_line *r = NULL;
 	struct vec files = {0};
 	struct strbuf st = {0};
-	struct ksyms *k;
 	uint64_t anchor;
 	char *why = NULL;
 	long n, i;
@@ -71,12 +69,7 @@ int gen_klines(struct session *s, struct strbuf *o)
 
 	if (!uses_pragma(s, "pragma:lines"))
 		return 0;
-	if (!(k = ksyms_for(s)) || ksyms_addr(k, "_printk", &anchor) < 0) {
-		diag_error(NULL, "symfileline(): the kernel's symbol _printk "
-			   "is unknown: cannot place its line table");
-		return -1;
-	}
-	if ((n = dbg_kernel_lines(s, &r, &files, &why)) < 0) {
+	if ((n = dbg_kernel_lines(s, &r, &files, &anchor, &why)) < 0) {
 		diag_error(NULL, "symfileline(): %s", why);
 		free(why);
 		return -1;

@@ -177,11 +177,13 @@ struct dbg_line {
 /* dbg_kernel_lines - the kernel's (vmlinux's) whole line table from its
  * DWARF .debug_line, sorted by address, one row per address, only rows
  * that change the line or file (~2 million), in *@rows (heap); the
- * source files ("fs/read_write.c", char *) appended to @files.  Returns
- * the number of rows, or -1 with a heap message in *@why (no DWARF).
- * Takes a few seconds. (dwarf/lines.c) */
+ * source files ("fs/read_write.c", char *) appended to @files; the
+ * link-time address of _printk (the anchor the runtime finds the KASLR
+ * offset by) in *@printk_addr.  Returns the number of rows, or -1 with a
+ * heap message in *@why (no DWARF, no _printk).  Takes a few seconds.
+ * (dwarf/lines.c) */
 long dbg_kernel_lines(struct session *s, struct dbg_line **rows,
-		      struct vec *files, char **why);
+		      struct vec *files, uint64_t *printk_addr, char **why);
 /* dbg_btf_for - the session's BTF provider (for tracepoints, which BTF
  * always describes), or NULL after a diagnostic.  (debuginfo.c) */
 struct dbg_provider *dbg_btf_for(struct session *s);

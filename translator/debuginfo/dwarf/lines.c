@@ -3,6 +3,7 @@
  * dbg_kernel_lines(). */
 #include "dwarf_int.h"
 #include "strmap.h"
+#include "debuginfo/ksyms.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@ static int cmp_row(const void *a, const void *b)
 }
 
 long dbg_kernel_lines(struct session *s, struct dbg_line **rows,
-		      struct vec *files, char **why)
+		      struct vec *files, uint64_t *printk_addr, char **why)
 {
 	struct dbg_provider *p = dbg_provider_for(s);
 	struct dw_mod *m;
@@ -29,6 +30,14 @@ long dbg_kernel_lines(struct session *s, struct dbg_line **rows,
 				 "(install linux-image-%s-dbg)",
 				 s->kernel_release);
 		return -1;
+	}
+	{
+		struct ksyms *k = ksyms_for(s);
+		if (!k || ksyms_addr(k, "_printk", printk_addr) < 0) {
+			*why = xstrdup("the kernel's symbol _printk is "
+				       "unknown: cannot place its line table");
+			return -1;
+		}
 	}
 	m = ((struct dw_prov *)p)->kernel;
 	while (dwarf_nextcu(m->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
