@@ -44,6 +44,31 @@ static inline char *stp_ent_ptr(struct stp_htab *t, struct stp_mentry *e,
 	return (char *)e->data + off;
 }
 
+/* stp_ent_keys_match - 1 if entry @e of @t has @keys at every position
+ * whose bit in @wild is clear (0: all of them, a lookup; a slice
+ * A[*, k] has bit 0 set). */
+static inline int stp_ent_keys_match(struct stp_htab *t,
+				     struct stp_mentry *e,
+				     const union stp_key *keys, u32 wild)
+{
+	const struct stp_map *m = t->m;
+	int i;
+
+	for (i = 0; i < m->nkeys; i++) {
+		char *p = stp_ent_ptr(t, e, t->key_off[i]);
+
+		if (wild & (1u << i))
+			continue;
+		if (m->key_types[i] == STP_T_STR) {
+			if (strncmp(p, keys[i].s, MAXSTRINGLEN - 1))
+				return 0;
+		} else if (*(s64 *)p != keys[i].l) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
 /* stp_htab_find - the entry of @keys, or NULL. */
 struct stp_mentry *stp_htab_find(struct stp_htab *t, const union stp_key *keys);
 /* stp_htab_find_like - the entry of @t whose keys equal those of

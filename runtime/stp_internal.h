@@ -37,6 +37,24 @@ struct stp_print_buf {
  * probes are skipped (transport.c).  Context: any. */
 int stp_abort_requested_p(void);
 
+/* ---- stack.c ---- */
+/* stp_frame_fn - called for each frame's address, innermost first;
+ * returns false to stop the walk. */
+typedef bool (*stp_frame_fn)(unsigned long addr, void *arg);
+/* stp_each_addr - call @fn(addr, @arg) for each address in @s, a list
+ * of numbers (hex "0x..." or decimal) separated by spaces as
+ * backtrace() and ubacktrace() make it: at most MAXBACKTRACE words are
+ * read, a word that is not a number (or 24 characters or longer) is
+ * passed over, and a false from @fn stops.  Any context; no sleep. */
+void stp_each_addr(const char *s, stp_frame_fn fn, void *arg);
+
+/* ---- tvar.c ---- */
+/* stp_tv_str - stp_tv_kstr() (@user 0) or stp_tv_ustr() (@user 1): the
+ * string at @addr, at most @max bytes (63 when @max is 0, negative or
+ * larger), appended to @dst quoted, or its address in hex when it cannot
+ * be read.  Context: any; never sleeps. */
+void stp_tv_str(char *dst, unsigned long addr, long max, int user);
+
 /* ---- signal.c ---- */
 /* stp_raise_sync - wait until no raise() signal is left to send (module
  * exit, after the probes are gone).  Process context; may sleep. */

@@ -674,6 +674,15 @@ void stp_read_user_string(struct stp_context *c, char *dst,
 /* stp_symname - the name of the kernel symbol containing @addr ("vfs_read",
  * without a module suffix) into @dst (MAXSTRINGLEN); "0x..." if none. */
 void stp_symname(char *dst, unsigned long addr);
+/* stp_ksymfileline - "fs/read_write.c:450" (@what STP_KLINE_BOTH), the
+ * file (STP_KLINE_FILE) or "450" (STP_KLINE_LINE) of kernel address
+ * @addr from the module's copy of the kernel's line table, to @dst
+ * (MAXSTRINGLEN); @addr in hex when the table has no line for it (a
+ * module's address, or a script that did not ask for the table). */
+#define STP_KLINE_FILE 1
+#define STP_KLINE_LINE 2
+#define STP_KLINE_BOTH 3
+void stp_ksymfileline(char *dst, unsigned long addr, int what);
 /* stp_symdata - "vfs_read+0x0/0x1a0 [kernel]" (modules: "[ext4]") for
  * @addr into @dst (MAXSTRINGLEN); "0x..." if no symbol contains it. */
 void stp_symdata(char *dst, unsigned long addr);
@@ -839,6 +848,25 @@ struct stp_probe_desc {
 	int nf_hook, nf_pf, nf_priority; /* STP_PROBE_NETFILTER */
 };
 
+/* The kernel's line table (runtime/klines.c, made by
+ * translator/codegen/klines_gen.c).  Row r: from link-time address
+ * base + A(r) on, line L(r) of srcs + src_off[F(r)] (L 0: none).  Row 0
+ * and every STP_KLINES_EVERY-th row are checkpoints, 4 u32 each in ck:
+ * A, the stream offset of the next row, L, F.  The stream holds each
+ * other row as uleb128(A(r) - A(r-1)), sleb128(2 * (L(r) - L(r-1)) + d)
+ * and, when d is 1 (the file changes), uleb128(F(r)).  anchor: _printk's
+ * link-time address (the KASLR offset is that of _printk). */
+#define STP_KLINES_EVERY 64
+struct stp_klines_desc {
+	u64 base, anchor;
+	const u8 *stream;
+	const u32 *ck;
+	u32 nck, nrows;
+	const char *srcs;
+	const u32 *src_off;
+	u32 nsrcs;
+};
+
 struct stp_module_desc {
 	const char *script_name;   /* the script's file name, or "<input>" */
 	const struct stp_probe_desc *probes;
@@ -862,11 +890,16 @@ struct stp_module_desc {
 	/* usyms - user-space symbol and unwind tables (stp_ustack.h), or
 	 * NULL when the script needs none */
 	const struct stp_usyms_desc *usyms;
+	/* klines - the kernel's line table (klines.c), or NULL when the
+	 * script needs none */
+	const struct stp_klines_desc *klines;
 };
 
 #include "stp_ustack.h"   /* user-space stacks and symbols */
 
 /* Defined by the generated code. */
 extern const struct stp_module_desc stp_module;
+
+#include "stp_deref.h"    /* kread() & co. for guru embedded C */
 
 #endif

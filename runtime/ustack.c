@@ -425,36 +425,35 @@ void stp_ubacktrace(struct stp_context *c, char *dst)
 	stp_ucallers(c, dst, -1);
 }
 
+struct stp_usyms_out {
+	struct stp_context *c;
+	char *dst;             /* NULL: print */
+	struct stp_umap *m;
+	char *line;            /* this CPU's scratch line */
+};
+
+/* stp_usyms_line - @addr's frame line printed, or appended to o->dst
+ * (false when it is full) */
+static bool stp_usyms_line(unsigned long addr, void *arg)
+{
+	struct stp_usyms_out *o = arg;
+
+	stp_uframe(o->m, addr, addr, 0, o->line);
+	return stp_uemit(o->c, o->dst, o->line);
+}
+
 void stp_print_usyms(struct stp_context *c, char *dst, const char *s)
 {
-	char *b = this_cpu_ptr(&stp_uscratch)->line;
 	struct stp_umap m;
-	char tok[24];
-	int n = 0;
+	struct stp_usyms_out o = {
+		.c = c, .dst = dst, .m = &m,
+		.line = this_cpu_ptr(&stp_uscratch)->line,
+	};
 
 	if (dst)
 		dst[0] = '\0';
 	stp_umap_lock(&m);
-	while (*s && n < MAXBACKTRACE) {
-		size_t len;
-		unsigned long addr;
-
-		s += strspn(s, " ");
-		len = strcspn(s, " ");
-		if (!len)
-			break;
-		if (len < sizeof(tok)) {
-			memcpy(tok, s, len);
-			tok[len] = '\0';
-			if (!kstrtoul(tok, 0, &addr)) {
-				stp_uframe(&m, addr, addr, 0, b);
-				if (!stp_uemit(c, dst, b))
-					break;
-			}
-		}
-		s += len;
-		n++;
-	}
+	stp_each_addr(s, stp_usyms_line, &o);
 	stp_umap_unlock(&m);
 }
 
@@ -468,7 +467,9 @@ static const struct stp_usym *stp_usym_at(struct stp_umap *m,
 	return stp_usym_find(l->f, l->off);
 }
 
-void stp_usymname(struct stp_context *c, char *dst, unsigned long addr)
+/* stp_usym_text - usymname() (@data false: "name") or usymdata() ("name+
+ * 0xOFF/0xSIZE [path]") of @addr into @dst, "0x..." without a symbol */
+static void stp_usym_text(char *dst, unsigned long addr, bool data)
 {
 	struct stp_umap m;
 	struct stp_uloc l;
@@ -476,28 +477,25 @@ void stp_usymname(struct stp_context *c, char *dst, unsigned long addr)
 
 	stp_umap_lock(&m);
 	s = stp_usym_at(&m, addr, &l);
-	if (s)
+	if (s && !data)
 		strscpy(dst, l.f->names + s->name, MAXSTRINGLEN);
-	else
-		snprintf(dst, MAXSTRINGLEN, "0x%lx", addr);
-	stp_umap_unlock(&m);
-}
-
-void stp_usymdata(struct stp_context *c, char *dst, unsigned long addr)
-{
-	struct stp_umap m;
-	struct stp_uloc l;
-	const struct stp_usym *s;
-
-	stp_umap_lock(&m);
-	s = stp_usym_at(&m, addr, &l);
-	if (s)
+	else if (s)
 		snprintf(dst, MAXSTRINGLEN, "%s+0x%lx/0x%x [%s]",
 			 l.f->names + s->name, l.off - s->off, s->size,
 			 l.f->path);
 	else
 		snprintf(dst, MAXSTRINGLEN, "0x%lx", addr);
 	stp_umap_unlock(&m);
+}
+
+void stp_usymname(struct stp_context *c, char *dst, unsigned long addr)
+{
+	stp_usym_text(dst, addr, false);
+}
+
+void stp_usymdata(struct stp_context *c, char *dst, unsigned long addr)
+{
+	stp_usym_text(dst, addr, true);
 }
 
 /* stp_uline_find - the line table row of @f holding file offset @off,
