@@ -375,8 +375,10 @@ static int parse_options(struct session *s, int argc, char **argv)
 		case 'I': vec_push(&s->include_dirs, optarg); break;
 		case 'D': vec_push(&s->defines, optarg); break;
 		case 'R': s->runtime_dir = optarg; break;
-		case 'c': add_opt(s, "-c", optarg); break;
-		case 'x': add_opt(s, "-x", optarg); break;
+		case 'c': s->target_cmd = optarg; add_opt(s, "-c", optarg);
+			  break;
+		case 'x': s->target_pid = strtoll(optarg, NULL, 10);
+			  add_opt(s, "-x", optarg); break;
 		case 's': add_opt(s, "-s", optarg); break;
 		case 'b': add_opt(s, "-b", NULL); break;
 		case 'S': add_opt(s, "-S", optarg); break;

@@ -62,6 +62,8 @@ struct derived_probe {
 	char *symbol;               /* DP_KPROBE: "sym" or "module:sym" */
 	int64_t offset;
 	int is_return;
+	int plt;                    /* DP_UPROBE at a PLT entry: $$name is
+	                             * its symbol */
 	int64_t maxactive;
 	int optional;
 	int wildcard;               /* one of many points a pattern matched:
@@ -144,6 +146,9 @@ struct session {
 	int timing;                 /* -t: per-probe hit counts and times */
 	int suppress_errors;        /* --suppress-handler-errors */
 	struct vec staprun_opts;    /* options passed through to staprun */
+	const char *target_cmd;     /* -c CMD: its first word names the
+	                             * program of path-less process probes */
+	int64_t target_pid;         /* -x PID, else 0 */
 	/* opts_misc.c */
 	struct vec extra_scripts;   /* -E SCRIPT: const char *, in order */
 	int dump_mode;              /* --dump-*: its OPT_X_DUMP_* code, or 0 */

@@ -187,6 +187,13 @@ int cache_key(struct session *s, char hex[65])
 	hash_add_str(h, s->privilege == STP_PRIV_STAPUSR ? "stapusr" :
 		     s->privilege == STP_PRIV_STAPSYS ? "stapsys" : "");
 	hash_add_str(h, s->ldd ? "--ldd" : "");
+	/* -c/-x name the program of path-less process probes */
+	hash_add_str(h, s->target_cmd ? s->target_cmd : "");
+	if (s->target_pid) {
+		char pid[24];
+		snprintf(pid, sizeof(pid), "-x %lld", (long long)s->target_pid);
+		hash_add_str(h, pid);
+	}
 	for (i = 0; i < s->user_modules.n; i++)
 		hash_add_str(h, s->user_modules.items[i]);
 	for (i = 0; i < s->defines.n; i++)

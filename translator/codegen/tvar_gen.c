@@ -340,6 +340,8 @@ void tvar_gen_store(struct gen *g, struct expr *e, const char *value)
 char *tvar_gen(struct gen *g, struct expr *e)
 {
 	char *loc, *r, *t;
+	if (tvar_is_probe_name(e))
+		return c_quote(g->dp->symbol, strlen(g->dp->symbol));
 	if (e->kind == E_DEFINED)
 		return xstrdup(tvar_defined(g->s, g->dp, e->a) ? "((s64)1)"
 			       : "((s64)0)");

@@ -150,6 +150,10 @@ enum stp_type tvar_type(const struct expr *e);
  * and $$ forms). */
 int tvar_is_set(const struct expr *e);
 
+/* tvar_is_probe_name - 1 for $$name: in a .plt probe, the symbol of its
+ * PLT entry (a string constant of each derived probe). */
+int tvar_is_probe_name(const struct expr *e);
+
 /* tvar_pretty_depth - how deep a pretty-printing form prints structs: 1
  * for $x$ (and $$parms$), 2 for $x$$, 0 for plain forms. */
 int tvar_pretty_depth(const struct expr *e);

@@ -78,6 +78,12 @@ int tvar_is_set(const struct expr *e)
 	return e->kind == E_TARGET && e->name[0] == '$' && e->name[1] == '$';
 }
 
+int tvar_is_probe_name(const struct expr *e)
+{
+	return e->kind == E_TARGET && !strcmp(e->name, "$$name") &&
+	       !e->components.n;
+}
+
 static const char *last_name(const struct expr *e)
 {
 	const struct target_component *c;
@@ -769,7 +775,7 @@ int tvar_saved_at_entry(const struct expr *e)
 	    e->a->kind == E_TARGET)
 		return !is_return_value(e->a) && strcmp(e->a->name, "@var");
 	return e->kind == E_TARGET && !is_return_value(e) &&
-	       strcmp(e->name, "@var");
+	       strcmp(e->name, "@var") && !tvar_is_probe_name(e);
 }
 
 /* find_local - the first local variable or parameter @e reads */
@@ -882,6 +888,12 @@ static void check_one(void *arg, struct expr *e, int *skip)
 		return;            /* the cast's operand is visited on */
 	*skip = 1;
 	check_components(k, e);
+	if (tvar_is_probe_name(e)) {
+		if (!k->d || !k->d->plt)
+			diag_error(&e->loc, "'$$name' is only available in "
+				   ".plt probes (the PLT entry's symbol)");
+		return;
+	}
 	if (tvar_is_set(e)) {
 		char *n = tvar_bare_name(e->name);
 		if (k->d && !k->d->fn && k->d->kind == DP_UPROBE)

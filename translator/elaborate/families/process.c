@@ -20,8 +20,13 @@
  * (uelf_resolve_lib: by path, or by name in the program's RUNPATH/RPATH,
  * its own directory and the system's library directories); the probes
  * are the library file's, named process("LIB-PATH")... as in SystemTap.
- * .plt("NAME"): the program's PLT entry for each matching symbol (a call
- * to another object: runs on each call through the PLT, uelf_plt()).
+ * .library("PATTERN") with wildcards: each library the program loads at
+ * start (its DT_NEEDED, theirs...) whose name or path matches.
+ * .plt("NAME") (.plt: "*"): the program's PLT entry for each matching
+ * symbol (a call to another object: runs on each call through the PLT,
+ * uelf_plt()), $$name its symbol; .plt("NAME").return when it returns.
+ * Without PATH (but for .begin/.end/.thread), PATH is the program of the
+ * -c command (its first word) or of the -x process, as in SystemTap.
  * .statement: the lowest address where the program's line table starts a
  * statement of LINE in each function matching FUNC (debuginfo/udwarf.c),
  * with the function's $PARAMs where they are at that address.
@@ -37,6 +42,7 @@
 #include "family.h"
 #include "debuginfo/debuginfo.h"
 
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,10 +187,13 @@ static int derive_marks(struct session *s, struct probe *p,
 	return 0;
 }
 
-/* derive_plt - a DP_UPROBE for each PLT entry matching @pat */
+/* derive_plt - a DP_UPROBE for each PLT entry matching @pat, a return
+ * probe (the caller's return address is on top of the stack there) when
+ * @is_return */
 static int derive_plt(struct session *s, struct probe *p,
 		      struct probe_point *pp, struct pp_component *c,
-		      const char *target, const char *host, const char *pat)
+		      const char *target, const char *host, const char *pat,
+		      int is_return)
 {
 	struct vec v = {0};
 	char *err = NULL;
@@ -195,8 +204,8 @@ static int derive_plt(struct session *s, struct probe *p,
 		return -1;
 	}
 	if (!n && !pp->optional) {
-		diag_error(&c->arg->loc, "no PLT entry of %s matches \"%s\"",
-			   target, pat);
+		diag_error(c->arg ? &c->arg->loc : &pp->loc, "no PLT entry "
+			   "of %s matches \"%s\"", target, pat);
 		free(v.items);
 		return -1;
 	}
@@ -204,11 +213,14 @@ static int derive_plt(struct session *s, struct probe *p,
 		struct uelf_sym *u = v.items[i];
 		struct derived_probe *d = new_derived(s, DP_UPROBE, p, pp);
 		free(d->pp_text);
-		d->pp_text = xasprintf("process(\"%s\").plt(\"%s\")", target,
-				       u->name);
+		d->pp_text = xasprintf("process(\"%s\").plt(\"%s\")%s",
+				       target, u->name,
+				       is_return ? ".return" : "");
 		d->path = xstrdup(target);
 		d->symbol = xstrdup(u->name);
 		d->offset = (int64_t)u->offset;
+		d->is_return = is_return;
+		d->plt = 1;
 		d->wildcard = n > 1;
 		uelf_free_sym(u);
 	}
@@ -362,12 +374,57 @@ static int match_pid(struct session *s, struct probe *p,
 	return 0;
 }
 
+/* target_program - the program a process probe without PATH probes
+ * (other than .begin/.end/.thread, which mean every process): the first
+ * word of the -c command (relative to the current directory when it has
+ * a '/', else looked up in $PATH later), or with -x the program the
+ * process runs when this machine is the target; heap.  NULL after a
+ * diagnostic when there is neither, or -c is more than a plain command
+ * (shell syntax: no program to name). */
+static char *target_program(struct session *s, struct probe_point *pp)
+{
+	const char *cmd = s->target_cmd, *w;
+	size_t n;
+	char *exe, cwd[4096];
+	if (!cmd && s->target_pid) {
+		if ((exe = pid_exe(s, s->target_pid)))
+			return exe;
+		diag_error(&pp->loc, "%s: no process -x %lld here to read the "
+			   "program of a process probe without PATH from "
+			   "(/proc/%lld/exe); give process(\"PATH\")",
+			   probe_point_str(pp), (long long)s->target_pid,
+			   (long long)s->target_pid);
+		return NULL;
+	}
+	if (!cmd) {
+		diag_error(&pp->loc, "%s: a process probe without PATH probes "
+			   "the program of -c COMMAND or -x PID, and neither "
+			   "was given", probe_point_str(pp));
+		return NULL;
+	}
+	w = cmd + strspn(cmd, " \t\n");
+	n = strcspn(w, " \t\n");
+	if (!n || strpbrk(cmd, "|&;<>(){}`")) {
+		diag_error(&pp->loc, "%s: a process probe without PATH needs "
+			   "-c to be a plain command (a program and its "
+			   "arguments, none of |&;<>(){}`), not '%s'",
+			   probe_point_str(pp), cmd);
+		return NULL;
+	}
+	if (w[0] != '/' && memchr(w, '/', n) && getcwd(cwd, sizeof(cwd))) {
+		int dot = n > 2 && w[0] == '.' && w[1] == '/' ? 2 : 0;
+		return xasprintf("%s/%.*s", cwd, (int)n - dot, w + dot);
+	}
+	return xstrndup(w, n);
+}
+
 /* match_process - process[("PATH")]...: an absolute PATH with wildcards
- * stands for every program it matches (each derived as if named). */
+ * stands for every program it matches (each derived as if named); no
+ * PATH (but for .begin/.end/.thread) is the -c/-x program. */
 static int match_process(struct session *s, struct probe *p,
 			 struct probe_point *pp)
 {
-	struct pp_component *c0 = pp_comp(pp, 0);
+	struct pp_component *c0 = pp_comp(pp, 0), *c1 = pp_comp(pp, 1);
 	const char *name = NULL;
 	struct vec progs = {0};
 	int i, n, rc = 0, before = s->derived.n;
@@ -375,6 +432,15 @@ static int match_process(struct session *s, struct probe *p,
 		return match_pid(s, p, pp, c0->arg->num);
 	if (c0->arg && str_arg(c0, pp, &name) < 0)
 		return -1;
+	if (!c0->arg && !(pp_is(c1, "begin") || pp_is(c1, "end") ||
+			  pp_is(c1, "thread"))) {
+		char *prog = target_program(s, pp);
+		if (!prog)
+			return -1;
+		rc = match_one(s, p, pp, prog);
+		free(prog);
+		return rc;
+	}
 	if (!name || name[0] != '/' || !strpbrk(name, "*?["))
 		return match_one(s, p, pp, name);
 	n = uelf_glob(name, s->sysroot, &progs);
@@ -404,84 +470,32 @@ static int match_process(struct session *s, struct probe *p,
 	return rc;
 }
 
-static int match_one(struct session *s, struct probe *p,
-		     struct probe_point *pp, const char *name)
+/* derive_in - the probes of @pp's components from index @b on (.function,
+ * .statement, .plt, .mark, .provider, .begin, .end, .thread) in the
+ * program or library @target (its file here: @host); both are consumed.
+ * 0, or -1 after a diagnostic */
+static int derive_in(struct session *s, struct probe *p,
+		     struct probe_point *pp, int b, char *target, char *host)
 {
-	struct pp_component *c0 = pp_comp(pp, 0), *c = pp_comp(pp, 1);
+	struct pp_component *c = pp_comp(pp, b);
 	const char *pat;
-	char *target = NULL, *host = NULL, *err = NULL;
-	int rc, is_return = 0, b = 1, i;
+	int rc, is_return = 0, i = b + 1;
 	unsigned flags = 0;
 	struct derived_probe *d;
-	const char *lib = NULL;
-	if (name && pp_is(c, "library")) {     /* .library("LIB")... */
-		if (str_arg(c, pp, &lib) < 0)
-			return -1;
-		c = pp_comp(pp, b = 2);
-		if (!pp_is(c, "function") && !pp_is(c, "mark") &&
-		    !pp_is(c, "provider") && !pp_is(c, "statement") &&
-		    !pp_is(c, "plt")) {
-			diag_error(&pp->loc, "expected .function, .statement "
-				   "or .mark after .library(\"LIB\")");
-			return -1;
-		}
-	}
-	i = b + 1;
-	if (pp_is(c, "thread") && !c->arg) {
-		struct pp_component *t = pp_comp(pp, b + 1);
-		if (!(pp_is(t, "begin") || pp_is(t, "end")) || t->arg) {
-			diag_error(&pp->loc, "expected .thread.begin or "
-				   ".thread.end");
-			return -1;
-		}
-		if (extra_components(pp, b + 2) < 0)
-			return -1;
-	} else if ((pp_is(c, "begin") || pp_is(c, "end")) && !c->arg) {
-		if (extra_components(pp, b + 1) < 0)
-			return -1;
-	} else if (name && (pp_is(c, "mark") || pp_is(c, "provider") ||
-			    pp_is(c, "statement") || pp_is(c, "plt"))) {
-		;
-	} else if (!name || !pp_is(c, "function")) {
-		diag_error(&pp->loc, "expected process(\"PATH\").function"
-			   "(\"NAME\")[.return], process(\"PATH\")"
-			   "[.provider(\"P\")].mark(\"NAME\"), "
-			   "process(\"PATH\").begin/.end "
-			   "or process.begin/.end");
-		return -1;
-	}
-	if (name && uelf_resolve(name, s->sysroot, &target, &host, &err) < 0) {
-		if (pp->optional) {
-			free(err);
-			return 0;
-		}
-		diag_error(&c0->arg->loc, "%s", err);
-		free(err);
-		return -1;
-	}
-	if (lib) {
-		char *lt = NULL, *lh = NULL;
-		rc = uelf_resolve_lib(lib, host, target, s->sysroot, &lt, &lh,
-				      &err);
-		free(target);
-		free(host);
-		if (rc < 0) {
-			if (!pp->optional)
-				diag_error(&pp_comp(pp, 1)->arg->loc, "%s", err);
-			free(err);
-			return pp->optional ? 0 : -1;
-		}
-		target = lt;    /* probes are the library's, as SystemTap's */
-		host = lh;
-	}
 	if (pp_is(c, "statement") || pp_is(c, "plt")) {
-		const char *spec;
-		rc = str_arg(c, pp, &spec);
+		const char *spec = "*";     /* .plt: .plt("*") */
+		int plt = pp_is(c, "plt"), ret = 0;
+		rc = plt && !c->arg ? 0 : str_arg(c, pp, &spec);
+		if (rc == 0 && plt && pp_is(pp_comp(pp, b + 1), "return") &&
+		    !pp_comp(pp, b + 1)->arg) {
+			ret = 1;
+			i++;
+		}
 		if (rc == 0)
-			rc = extra_components(pp, b + 1);
+			rc = extra_components(pp, i);
 		if (rc == 0)
-			rc = pp_is(c, "plt") ?
-			     derive_plt(s, p, pp, c, target, host, spec) :
+			rc = plt ? derive_plt(s, p, pp, c, target, host, spec,
+					      ret) :
 			     derive_statements(s, p, pp, c, target, host, spec);
 		free(target);
 		free(host);
@@ -556,6 +570,153 @@ static int match_one(struct session *s, struct probe *p,
 	return rc;
 }
 
+/* derive_libs - .library("PATTERN") with wildcards: the probes of
+ * derive_in(@b) in each shared library the program @target (file here:
+ * @host) loads at start, its DT_NEEDED and theirs (found as
+ * uelf_resolve_lib finds them), whose name or path matches PATTERN; a
+ * library without the probed function, mark or PLT entry is no error,
+ * only all of them lacking it.  0, or -1 after a diagnostic */
+static int derive_libs(struct session *s, struct probe *p,
+		       struct probe_point *pp, int b, const char *pattern,
+		       const char *target, const char *host)
+{
+	struct vec tg = {0}, ho = {0};
+	int i, j, rc = 0, matched = 0, before = s->derived.n;
+	vec_push(&tg, xstrdup(target));
+	vec_push(&ho, xstrdup(host));
+	for (i = 0; i < tg.n; i++) {
+		struct vec need = {0};
+		const char *base;
+		if (ustab_needed(ho.items[i], &need) < 0)
+			need.n = 0;
+		for (j = 0; j < need.n; j++) {
+			char *t, *h, *err = NULL;
+			int k, seen = 0;
+			if (uelf_resolve_lib(need.items[j], ho.items[i],
+					     tg.items[i], s->sysroot, &t, &h,
+					     &err) < 0) {
+				free(err);         /* ld.so would fail too */
+			} else {
+				for (k = 0; k < tg.n && !seen; k++)
+					seen = !strcmp(tg.items[k], t);
+				if (seen) {
+					free(t);
+					free(h);
+				} else {
+					vec_push(&tg, t);
+					vec_push(&ho, h);
+				}
+			}
+			free(need.items[j]);
+		}
+		free(need.items);
+		base = strrchr(tg.items[i], '/');
+		if (i && (!fnmatch(pattern, base + 1, 0) ||
+			  !fnmatch(pattern, tg.items[i], 0))) {
+			int errs = diag_error_count(), quiet = diag_quiet;
+			matched++;
+			diag_quiet = 1;
+			derive_in(s, p, pp, b, xstrdup(tg.items[i]),
+				  xstrdup(ho.items[i]));
+			diag_quiet = quiet;
+			diag_rewind(errs);
+		}
+	}
+	if (!matched && !pp->optional) {
+		diag_error(&pp_comp(pp, 1)->arg->loc, "no shared library of %s "
+			   "matches \"%s\"", target, pattern);
+		rc = -1;
+	} else if (s->derived.n == before && !pp->optional) {
+		diag_error(&pp->loc, "no shared library of %s matching \"%s\" "
+			   "has %s", target, pattern, probe_point_str(pp));
+		rc = -1;
+	}
+	for (i = before; matched > 1 && i < s->derived.n; i++)
+		((struct derived_probe *)s->derived.items[i])->wildcard = 1;
+	for (i = 0; i < tg.n; i++) {
+		free(tg.items[i]);
+		free(ho.items[i]);
+	}
+	free(tg.items);
+	free(ho.items);
+	return rc;
+}
+
+static int match_one(struct session *s, struct probe *p,
+		     struct probe_point *pp, const char *name)
+{
+	struct pp_component *c0 = pp_comp(pp, 0), *c = pp_comp(pp, 1);
+	char *target = NULL, *host = NULL, *err = NULL;
+	int rc, b = 1;
+	const char *lib = NULL;
+	if (name && pp_is(c, "library")) {     /* .library("LIB")... */
+		if (str_arg(c, pp, &lib) < 0)
+			return -1;
+		c = pp_comp(pp, b = 2);
+		if (!pp_is(c, "function") && !pp_is(c, "mark") &&
+		    !pp_is(c, "provider") && !pp_is(c, "statement") &&
+		    !pp_is(c, "plt")) {
+			diag_error(&pp->loc, "expected .function, .statement, "
+				   ".plt or .mark after .library(\"LIB\")");
+			return -1;
+		}
+	}
+	if (pp_is(c, "thread") && !c->arg) {
+		struct pp_component *t = pp_comp(pp, b + 1);
+		if (!(pp_is(t, "begin") || pp_is(t, "end")) || t->arg) {
+			diag_error(&pp->loc, "expected .thread.begin or "
+				   ".thread.end");
+			return -1;
+		}
+		if (extra_components(pp, b + 2) < 0)
+			return -1;
+	} else if ((pp_is(c, "begin") || pp_is(c, "end")) && !c->arg) {
+		if (extra_components(pp, b + 1) < 0)
+			return -1;
+	} else if (name && (pp_is(c, "mark") || pp_is(c, "provider") ||
+			    pp_is(c, "statement") || pp_is(c, "plt"))) {
+		;
+	} else if (!name || !pp_is(c, "function")) {
+		diag_error(&pp->loc, "expected process(\"PATH\").function"
+			   "(\"NAME\")[.return], process(\"PATH\")"
+			   "[.provider(\"P\")].mark(\"NAME\"), "
+			   "process(\"PATH\").begin/.end "
+			   "or process.begin/.end");
+		return -1;
+	}
+	if (name && uelf_resolve(name, s->sysroot, &target, &host, &err) < 0) {
+		if (pp->optional) {
+			free(err);
+			return 0;
+		}
+		diag_error(c0->arg ? &c0->arg->loc : &pp->loc, "%s", err);
+		free(err);
+		return -1;
+	}
+	if (lib && lib[0] != '/' && strpbrk(lib, "*?[")) {
+		rc = derive_libs(s, p, pp, b, lib, target, host);
+		free(target);
+		free(host);
+		return rc;
+	}
+	if (lib) {
+		char *lt = NULL, *lh = NULL;
+		rc = uelf_resolve_lib(lib, host, target, s->sysroot, &lt, &lh,
+				      &err);
+		free(target);
+		free(host);
+		if (rc < 0) {
+			if (!pp->optional)
+				diag_error(&pp_comp(pp, 1)->arg->loc, "%s", err);
+			free(err);
+			return pp->optional ? 0 : -1;
+		}
+		target = lt;    /* probes are the library's, as SystemTap's */
+		host = lh;
+	}
+	return derive_in(s, p, pp, b, target, host);
+}
+
 static const char *const process_forms[] = {
 	"process(STRING).function(STRING)",
 	"process(STRING).function(STRING).call",
@@ -564,6 +725,13 @@ static const char *const process_forms[] = {
 	"process(STRING).function(STRING).exported",
 	"process(STRING).function(STRING).exported.return",
 	"process(STRING).statement(STRING)", "process(STRING).plt(STRING)",
+	"process(STRING).plt(STRING).return", "process(STRING).plt",
+	"process(STRING).plt.return",
+	"process.function(STRING)", "process.function(STRING).return",
+	"process.statement(STRING)", "process.plt", "process.plt.return",
+	"process.plt(STRING)", "process.plt(STRING).return",
+	"process.mark(STRING)", "process.library(STRING).function(STRING)",
+	"process.library(STRING).plt", "process.library(STRING).plt.return",
 	"process(STRING).mark(STRING)",
 	"process(STRING).provider(STRING).mark(STRING)",
 	"process(STRING).begin", "process(STRING).end",
