@@ -187,8 +187,10 @@ int cache_key(struct session *s, char hex[65])
 	hash_add_str(h, s->privilege == STP_PRIV_STAPUSR ? "stapusr" :
 		     s->privilege == STP_PRIV_STAPSYS ? "stapsys" : "");
 	hash_add_str(h, s->ldd ? "--ldd" : "");
-	/* -c/-x name the program of path-less process probes */
-	hash_add_str(h, s->target_cmd ? s->target_cmd : "");
+	/* -c/-x name the program of path-less process probes: -c's first
+	 * word only, so the same script run on other arguments hits */
+	hash_add(h, s->target_cmd ? s->target_cmd : "",
+		 s->target_cmd ? strcspn(s->target_cmd, " \t\n") : 0);
 	if (s->target_pid) {
 		char pid[24];
 		snprintf(pid, sizeof(pid), "-x %lld", (long long)s->target_pid);
