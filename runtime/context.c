@@ -104,7 +104,7 @@ static __always_inline void stp_run_common(const struct stp_probe_desc *p,
 	 * for every hit that saw the old state (no shared counter to bounce
 	 * between CPUs on every hit). */
 	preempt_disable();
-	stp_hit(p, regs, want, handler, entry_data, tp_args);
+	stp_hit(p, regs, want, handler, entry_data, tp_args, 0);
 	preempt_enable();
 }
 
