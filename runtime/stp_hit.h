@@ -68,12 +68,20 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 	struct stp_cpu *sc;
 	struct stp_context *c;
 
-	if (atomic_read(&stp_session_state) != want)
-		return;
 	/* After exit() (or too many errors) only end probes run, as in
-	 * SystemTap: the run is already stopping. */
-	if (want != STP_STATE_STOPPING && atomic_read(&stp_exit_requested))
+	 * SystemTap: the run is already stopping.  Both tests in one load,
+	 * compared with a constant. */
+	if (want != STP_STATE_STOPPING) {
+		const union stp_gate run = {
+			.state = ATOMIC_INIT(want),
+			.exit_requested = ATOMIC_INIT(0),
+		};
+
+		if (READ_ONCE(stp_gate.word) != run.word)
+			return;
+	} else if (atomic_read(&stp_session_state) != want) {
 		return;
+	}
 	/* After errors ended the run, error probes run instead of end
 	 * probes (and instead of the end probes left, when an end probe's
 	 * error ended it). */
