@@ -5,10 +5,10 @@
 #include <linux/slab.h>
 #include <linux/delay.h>
 #include <linux/preempt.h>
-#include <asm/local.h>
 #include "stp_hit.h"
 
 DEFINE_PER_CPU(struct stp_cpu *, stp_cpu_ptr);
+DEFINE_PER_CPU(unsigned long, stp_busy);
 
 static struct stp_cpu **stp_cpus;  /* [nr_cpu_ids], NULL if not possible */
 

@@ -11,15 +11,11 @@
 #include <linux/hrtimer.h>
 #include <linux/kprobes.h>
 #include <linux/preempt.h>
-#include <asm/local.h>
 #include "stp_internal.h"
 
 /* Everything one CPU needs for a probe hit; allocated once at module
  * load, never on the stack. */
 struct stp_cpu {
-	local_t busy;              /* 1 while a handler owns ctx; only this
-	                            * CPU touches it (interrupts and NMIs
-	                            * included), so no bus-locked operation */
 	struct stp_print_buf pb;   /* this hit's output */
 	struct stp_context ctx;
 };
@@ -41,6 +37,9 @@ struct stp_probe_rt {
 /* This CPU's stp_cpu (context.c; NULL until stp_contexts_alloc): one
  * per-CPU load on the hit path. */
 DECLARE_PER_CPU(struct stp_cpu *, stp_cpu_ptr);
+/* 1 while a hit owns this CPU's stp_cpu (context.c); only this CPU
+ * touches it (its interrupts and NMIs included). */
+DECLARE_PER_CPU(unsigned long, stp_busy);
 
 /* stp_hit_finish - the end of a hit whose handler recorded an error or
  * printed: report/flush (context.c, out of line: rare or slow anyway). */
@@ -88,21 +87,21 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 	if (want == STP_STATE_STOPPING && p->kind == STP_PROBE_END &&
 	    atomic_read(&stp_error_exit))
 		return;
-	sc = this_cpu_read(stp_cpu_ptr);
 	/* Test and set need no atomic instruction: whatever interrupts
 	 * this CPU between them (an NMI included) has run to its end, and
 	 * released busy, before we go on. */
-	if (unlikely(local_read(&sc->busy))) {
+	if (unlikely(this_cpu_read(stp_busy))) {
 		/* a probe hit inside a probe hit on this CPU */
 		atomic_inc(&stp_skipped);
 		stp_check_skipped();
 		return;
 	}
-	local_set(&sc->busy, 1);
+	this_cpu_write(stp_busy, 1);
 	barrier();          /* the claim before the hit's stores */
+	sc = this_cpu_read(stp_cpu_ptr);
 	c = &sc->ctx;
-	/* (NULL already; stored, the compiler sees whether the handler can
-	 * set it and drops the test below if not) */
+	/* (NULL already in a light hit; stored, the compiler sees whether
+	 * the handler can set it and drops the test below if not) */
 	c->error = NULL;           /* (error_loc is set along with it) */
 	if (!light) {
 		c->actions = 0;
@@ -128,7 +127,7 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 		     (want != STP_STATE_RUNNING && sc->pb.wait_budget_ns)))
 		stp_hit_finish(sc, p);
 	barrier();          /* the hit's stores before the release */
-	local_set(&sc->busy, 0);
+	this_cpu_write(stp_busy, 0);
 }
 
 /**
