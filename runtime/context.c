@@ -12,6 +12,13 @@ DEFINE_PER_CPU(unsigned long, stp_busy);
 
 static struct stp_cpu **stp_cpus;  /* [nr_cpu_ids], NULL if not possible */
 
+/* -t: each CPU's per-probe statistics follow its struct stp_cpu */
+#ifdef STP_TIMING
+#define STP_CPU_TIMING_BYTES (stp_module.nprobes * sizeof(struct stp_stat))
+#else
+#define STP_CPU_TIMING_BYTES 0
+#endif
+
 int stp_contexts_alloc(void)
 {
 	int cpu;
@@ -20,11 +27,15 @@ int stp_contexts_alloc(void)
 	if (!stp_cpus)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
-		stp_cpus[cpu] = vzalloc(sizeof(struct stp_cpu));
+		stp_cpus[cpu] = vzalloc(sizeof(struct stp_cpu) +
+					STP_CPU_TIMING_BYTES);
 		if (!stp_cpus[cpu]) {
 			stp_contexts_free();
 			return -ENOMEM;
 		}
+#ifdef STP_TIMING
+		stp_cpus[cpu]->timing = (struct stp_stat *)(stp_cpus[cpu] + 1);
+#endif
 		per_cpu(stp_cpu_ptr, cpu) = stp_cpus[cpu];
 	}
 	return 0;
@@ -59,6 +70,9 @@ void stp_check_skipped(void)
 {
 	static atomic_t reported = ATOMIC_INIT(0);
 
+#ifdef STP_SUPPRESS_HANDLER_ERRORS
+	return;         /* no MAXSKIPPED: counted, reported at the end */
+#endif
 	if (atomic_read(&stp_skipped) > MAXSKIPPED &&
 	    atomic_cmpxchg(&reported, 0, 1) == 0) {
 		stp_ctl_send_text(STP_MSG_ERROR,
@@ -116,6 +130,14 @@ void stp_hit_finish(struct stp_cpu *sc, const struct stp_probe_desc *p)
 		stp_print_flush(c);
 	sc->pb.len = 0;
 	sc->pb.wait_budget_ns = 0;
+#ifdef STP_SUPPRESS_HANDLER_ERRORS
+	/* --suppress-handler-errors: the error ended this hit only; it is
+	 * counted and the run goes on (the count is reported at the end) */
+	if (c->error) {
+		atomic_inc(&stp_errors);
+		return;
+	}
+#endif
 	if (c->error) {
 		stp_ctl_send_text(STP_MSG_ERROR, "ERROR: %s near %s\n",
 				  c->error, c->error_loc ? c->error_loc :

@@ -31,6 +31,7 @@ int stp_lock_globals(struct stp_context *c, const struct stp_lock_req *reqs,
 fail:
 	stp_unlock_globals(reqs, i);
 	atomic_inc(&stp_skipped);
+	atomic_inc(&stp_skipped_lock);
 	stp_check_skipped();
 	return 0;
 }

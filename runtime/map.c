@@ -23,26 +23,6 @@ static u32 stp_key_hash(const struct stp_map *m, const union stp_key *keys)
 	return h;
 }
 
-/* stp_ent_key_matches - 1 if entry @e of @t has keys @keys. */
-static int stp_ent_key_matches(struct stp_htab *t, struct stp_mentry *e,
-			       const union stp_key *keys)
-{
-	const struct stp_map *m = t->m;
-	int i;
-
-	for (i = 0; i < m->nkeys; i++) {
-		char *p = stp_ent_ptr(t, e, t->key_off[i]);
-
-		if (m->key_types[i] == STP_T_STR) {
-			if (strncmp(p, keys[i].s, MAXSTRINGLEN - 1))
-				return 0;
-		} else if (*(s64 *)p != keys[i].l) {
-			return 0;
-		}
-	}
-	return 1;
-}
-
 /* stp_ent_keys - the keys of entry @e as a key vector in @keys. */
 static void stp_ent_keys(struct stp_htab *t, struct stp_mentry *e,
 			 union stp_key *keys)
@@ -112,7 +92,7 @@ struct stp_mentry *stp_htab_find(struct stp_htab *t, const union stp_key *keys)
 	struct stp_mentry *e;
 
 	hlist_for_each_entry(e, &t->buckets[h & (t->nbuckets - 1)], hnode)
-		if (e->hash == h && stp_ent_key_matches(t, e, keys))
+		if (e->hash == h && stp_ent_keys_match(t, e, keys, 0))
 			return e;
 	return NULL;
 }

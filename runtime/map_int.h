@@ -44,6 +44,31 @@ static inline char *stp_ent_ptr(struct stp_htab *t, struct stp_mentry *e,
 	return (char *)e->data + off;
 }
 
+/* stp_ent_keys_match - 1 if entry @e of @t has @keys at every position
+ * whose bit in @wild is clear (0: all of them, a lookup; a slice
+ * A[*, k] has bit 0 set). */
+static inline int stp_ent_keys_match(struct stp_htab *t,
+				     struct stp_mentry *e,
+				     const union stp_key *keys, u32 wild)
+{
+	const struct stp_map *m = t->m;
+	int i;
+
+	for (i = 0; i < m->nkeys; i++) {
+		char *p = stp_ent_ptr(t, e, t->key_off[i]);
+
+		if (wild & (1u << i))
+			continue;
+		if (m->key_types[i] == STP_T_STR) {
+			if (strncmp(p, keys[i].s, MAXSTRINGLEN - 1))
+				return 0;
+		} else if (*(s64 *)p != keys[i].l) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
 /* stp_htab_find - the entry of @keys, or NULL. */
 struct stp_mentry *stp_htab_find(struct stp_htab *t, const union stp_key *keys);
 /* stp_htab_find_like - the entry of @t whose keys equal those of
@@ -70,6 +95,11 @@ size_t stp_stat_size(const struct stp_map *m);
 /* stp_stat_merge - add statistic @src into @dst (both of map @m). */
 void stp_stat_merge(const struct stp_map *m, struct stp_stat *dst,
 		    const struct stp_stat *src);
+/* stp_stat_accumulate - add value @v to one CPU's statistic @s (no
+ * histogram): count, sum, min, max and the running mean and second
+ * moment of v << @var_shift.  Context: the caller owns @s (this CPU's
+ * part, or the probe context); does not sleep. */
+void stp_stat_accumulate(struct stp_stat *s, s64 v, int var_shift);
 /* stp_stat_reset - make @s the empty statistic. */
 void stp_stat_reset(const struct stp_map *m, struct stp_stat *s);
 /* stp_stat_sort_value - operator @op (not STP_STAT_VARIANCE's error

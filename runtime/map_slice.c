@@ -4,29 +4,6 @@
 #include <linux/module.h>
 #include "map_int.h"
 
-/* slice_match - 1 if entry @e of @t has @keys at every position whose
- * bit in @wild is clear. */
-static int slice_match(struct stp_htab *t, struct stp_mentry *e,
-		       const union stp_key *keys, u32 wild)
-{
-	const struct stp_map *m = t->m;
-	int i;
-
-	for (i = 0; i < m->nkeys; i++) {
-		char *p = stp_ent_ptr(t, e, t->key_off[i]);
-
-		if (wild & (1u << i))
-			continue;
-		if (m->key_types[i] == STP_T_STR) {
-			if (strncmp(p, keys[i].s, MAXSTRINGLEN - 1))
-				return 0;
-		} else if (*(s64 *)p != keys[i].l) {
-			return 0;
-		}
-	}
-	return 1;
-}
-
 /* slice_table - look in (@del 0) or delete from (@del 1) the whole map
  * the elements of table @t matching the slice; returns how many. */
 static int slice_table(struct stp_map *m, struct stp_htab *t,
@@ -39,7 +16,7 @@ static int slice_table(struct stp_map *m, struct stp_htab *t,
 	if (!t)
 		return 0;
 	list_for_each_entry_safe(e, n, &t->live, lnode) {
-		if (!slice_match(t, e, keys, wild))
+		if (!stp_ent_keys_match(t, e, keys, wild))
 			continue;
 		found++;
 		if (!del)

@@ -4,14 +4,72 @@
 #include <linux/uaccess.h>
 #include "stp_internal.h"
 
-static void stp_read_fault(struct stp_context *c, const char *space,
-			   unsigned long addr, const char *loc)
+/**
+ * stp_mem_fault - see stp_deref.h.
+ */
+void stp_mem_fault(struct stp_context *c, const char *what,
+		   unsigned long addr, const char *loc)
 {
 	if (c->error)
 		return;
-	snprintf(c->error_buf, sizeof(c->error_buf), "%s read fault at 0x%lx",
-		 space, addr);
+	snprintf(c->error_buf, sizeof(c->error_buf), "%s fault at 0x%lx",
+		 what, addr);
 	stp_error(c, c->error_buf, loc);
+}
+
+static void stp_read_fault(struct stp_context *c, const char *space,
+			   unsigned long addr, const char *loc)
+{
+	stp_mem_fault(c, strcmp(space, "user") ? "kernel read" : "user read",
+		      addr, loc);
+}
+
+/**
+ * stp_deref - see stp_deref.h.
+ */
+int stp_deref(struct stp_context *c, unsigned long addr, int size, int user,
+	      u64 *v, const char *loc)
+{
+	*v = 0;
+	if ((size == 1 || size == 2 || size == 4 || size == 8) &&
+	    !(user ? copy_from_user_nofault(v, (const void __user *)addr, size) :
+	      copy_from_kernel_nofault(v, (const void *)addr, size)))
+		return 0;
+	*v = 0;
+	stp_read_fault(c, user ? "user" : "kernel", addr, loc);
+	return -EFAULT;
+}
+
+/**
+ * stp_deref_string - see stp_deref.h.
+ */
+int stp_deref_string(struct stp_context *c, char *dst, unsigned long addr,
+		     long n, const char *loc)
+{
+	if (n > 0 && !stp_copy_string(dst, addr, n, 0))
+		return 0;
+	stp_read_fault(c, "kernel", addr, loc);
+	return -EFAULT;
+}
+
+/**
+ * stp_deref_buffer - see stp_deref.h.
+ */
+int stp_deref_buffer(struct stp_context *c, char *dst, unsigned long addr,
+		     size_t n, const char *loc)
+{
+	char tmp[64];
+	size_t done, k;
+
+	for (done = 0; done < n; done += k) {
+		k = min_t(size_t, n - done, sizeof(tmp));
+		if (copy_from_kernel_nofault(dst ? dst + done : tmp,
+					     (const void *)(addr + done), k)) {
+			stp_read_fault(c, "kernel", addr + done, loc);
+			return -EFAULT;
+		}
+	}
+	return 0;
 }
 
 /* stp_sext - @v (read as @size bytes) sign-extended to 64 bits. */

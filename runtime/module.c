@@ -11,6 +11,8 @@ union stp_gate stp_gate = {
 };
 atomic_t stp_errors = ATOMIC_INIT(0);
 atomic_t stp_skipped = ATOMIC_INIT(0);
+atomic_t stp_skipped_reentrant = ATOMIC_INIT(0);
+atomic_t stp_skipped_lock = ATOMIC_INIT(0);
 atomic_t stp_error_exit = ATOMIC_INIT(0);
 
 static DEFINE_MUTEX(stp_session_mutex);
@@ -55,6 +57,8 @@ void stp_session_stop(int run_end)
 				stp_run_kind(STP_PROBE_ERROR,
 					     STP_STATE_STOPPING);
 		}
+		if (run_end)
+			stp_timing_report();     /* -t */
 	}
 	atomic_set(&stp_session_state, STP_STATE_STOPPED);
 	if (run_end) {
@@ -69,6 +73,12 @@ void stp_session_stop(int run_end)
 			stp_ctl_send_text(STP_MSG_WARNING,
 				"WARNING: Number of errors: %u, skipped probes: %u\n",
 				ex.errors, ex.skipped);
+#ifdef STP_SUPPRESS_HANDLER_ERRORS
+		/* they ended no run: not the run's failure */
+		ex.suppressed = ex.errors;
+		ex.errors = 0;
+#endif
+		stp_timing_warn_skipped();       /* -t */
 		if (ex.lost)
 			stp_ctl_send_text(STP_MSG_WARNING,
 				"WARNING: There were %u transport failures (output lost).\n",
@@ -106,12 +116,18 @@ static int __init stp_init(void)
 {
 	int rc;
 
-	rc = stp_contexts_alloc();
+	rc = stp_namespaces_init();
 	if (rc)
 		return rc;
+	rc = stp_contexts_alloc();
+	if (rc) {
+		stp_namespaces_exit();
+		return rc;
+	}
 	rc = stp_maps_alloc();
 	if (rc) {
 		stp_contexts_free();
+		stp_namespaces_exit();
 		return rc;
 	}
 	stp_locks_init();
@@ -123,6 +139,7 @@ static int __init stp_init(void)
 		stp_usyms_exit();
 		stp_maps_free();
 		stp_contexts_free();
+		stp_namespaces_exit();
 		return rc;
 	}
 	return 0;
@@ -136,6 +153,7 @@ static void __exit stp_exit(void)
 	stp_usyms_exit();
 	stp_maps_free();
 	stp_contexts_free();
+	stp_namespaces_exit();
 }
 
 module_init(stp_init);

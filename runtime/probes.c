@@ -186,18 +186,40 @@ static bool stp_probe_module_is(const struct stp_probe_rt *r, const char *name)
 	       !strncmp(sym, name, n) && sym[n] == ':';
 }
 
+/* stp_count_missed - after kprobe or kretprobe @r is unregistered:
+ * the hits the kernel could not run us for count as skipped; with -t
+ * (STP_TIMING) each probe that missed some says so.  Process context. */
+static void stp_count_missed(struct stp_probe_rt *r)
+{
+	unsigned long m1, m2 = 0;
+
+	if (r->p->is_return) {
+		m1 = r->u.krp.nmissed;          /* no free instance */
+		m2 = r->u.krp.kp.nmissed;       /* the entry kprobe's */
+	} else {
+		m1 = r->u.kp.nmissed;
+	}
+	atomic_add(m1 + m2, &stp_skipped);
+#ifdef STP_TIMING
+	if (m1)
+		stp_warn("Skipped due to missed %s on '%s': %lu",
+			 r->p->is_return ? "kretprobe/1" : "kprobe", r->p->pp,
+			 m1);
+	if (m2)
+		stp_warn("Skipped due to missed kretprobe/2 on '%s': %lu",
+			 r->p->pp, m2);
+#endif
+}
+
 /* stp_unregister_kprobe - unregister one kprobe or kretprobe of the
  * table, counting its missed hits as skipped.  May sleep. */
 static void stp_unregister_kprobe(struct stp_probe_rt *r)
 {
-	if (r->p->is_return) {
+	if (r->p->is_return)
 		unregister_kretprobe(&r->u.krp);
-		atomic_add(r->u.krp.nmissed + r->u.krp.kp.nmissed,
-			   &stp_skipped);
-	} else {
+	else
 		unregister_kprobe(&r->u.kp);
-		atomic_add(r->u.kp.nmissed, &stp_skipped);
-	}
+	stp_count_missed(r);
 	r->registered = 0;
 }
 
@@ -391,12 +413,7 @@ void stp_probes_unregister(void)
 
 		if (!r->registered)
 			continue;
-		/* hits the kernel could not run us for count as skipped */
-		if (r->p->is_return)
-			atomic_add(r->u.krp.nmissed + r->u.krp.kp.nmissed,
-				   &stp_skipped);
-		else
-			atomic_add(r->u.kp.nmissed, &stp_skipped);
+		stp_count_missed(r);
 		r->registered = 0;
 	}
 	stp_wait_probes_idle();

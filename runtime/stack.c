@@ -77,10 +77,6 @@ void stp_symmod(char *dst, unsigned long addr)
 	dst[len] = '\0';
 }
 
-/* stp_frame_fn - called for each frame's address, innermost first;
- * returns false to stop the walk. */
-typedef bool (*stp_frame_fn)(unsigned long addr, void *arg);
-
 /* stp_walk - call @fn for at most MAXBACKTRACE frames of @task's kernel
  * stack: from @regs when given (kernel mode; first the address in them),
  * else from @task's saved state, or for current from here, skipping the
@@ -221,14 +217,11 @@ void stp_print_backtrace(struct stp_context *c, char *dst)
 	stp_stack_walk(c, stp_frame_line, &o);
 }
 
-void stp_print_stack(struct stp_context *c, char *dst, const char *s)
+void stp_each_addr(const char *s, stp_frame_fn fn, void *arg)
 {
-	struct stp_frame_out o = { .c = c, .dst = dst };
 	char tok[24];
 	int n = 0;
 
-	if (dst)
-		dst[0] = '\0';
 	while (*s && n < MAXBACKTRACE) {
 		size_t len;
 		unsigned long addr;
@@ -240,12 +233,21 @@ void stp_print_stack(struct stp_context *c, char *dst, const char *s)
 		if (len < sizeof(tok)) {
 			memcpy(tok, s, len);
 			tok[len] = '\0';
-			if (!kstrtoul(tok, 0, &addr) && !stp_frame_line(addr, &o))
+			if (!kstrtoul(tok, 0, &addr) && !fn(addr, arg))
 				break;
 		}
 		s += len;
 		n++;
 	}
+}
+
+void stp_print_stack(struct stp_context *c, char *dst, const char *s)
+{
+	struct stp_frame_out o = { .c = c, .dst = dst };
+
+	if (dst)
+		dst[0] = '\0';
+	stp_each_addr(s, stp_frame_line, &o);
 }
 
 unsigned long stp_probe_addr(struct stp_context *c)

@@ -54,23 +54,11 @@ static int stp_hist_bucket(const struct stp_hist *h, s64 v)
 	return v > h->buckets - 2 ? h->buckets - 1 : (int)v;
 }
 
-int stp_stat_add(struct stp_context *c, struct stp_map *m,
-		 const union stp_key *keys, s64 v, const char *loc)
+void stp_stat_accumulate(struct stp_stat *s, s64 v, int var_shift)
 {
-	struct stp_htab *t = m->pcpu[smp_processor_id()];
-	struct stp_mentry *e = stp_htab_find(t, keys);
-	struct stp_stat *s;
-	s64 x;
-
-	if (!e)
-		e = stp_htab_insert(t, keys);
-	if (!e) {
-		stp_map_overflow(c, m, loc);
-		return -1;
-	}
-	s = (void *)stp_ent_ptr(t, e, t->val_off);
 	/* the variance is accumulated over v << var_shift (wrapping) */
-	x = (s64)((u64)v << m->var_shift);
+	s64 x = (s64)((u64)v << var_shift);
+
 	if (s->count == 0) {
 		s->min = s->max = s->sum = v;
 		s->avg = x;
@@ -90,6 +78,23 @@ int stp_stat_add(struct stp_context *c, struct stp_map *m,
 		s->m2 += delta * (x - s->avg);
 		s->var = div64_s64(s->m2, s->count - 1);
 	}
+}
+
+int stp_stat_add(struct stp_context *c, struct stp_map *m,
+		 const union stp_key *keys, s64 v, const char *loc)
+{
+	struct stp_htab *t = m->pcpu[smp_processor_id()];
+	struct stp_mentry *e = stp_htab_find(t, keys);
+	struct stp_stat *s;
+
+	if (!e)
+		e = stp_htab_insert(t, keys);
+	if (!e) {
+		stp_map_overflow(c, m, loc);
+		return -1;
+	}
+	s = (void *)stp_ent_ptr(t, e, t->val_off);
+	stp_stat_accumulate(s, v, m->var_shift);
 	if (m->hist.type != STP_HIST_NONE)
 		s->hist[stp_hist_bucket(&m->hist, v)]++;
 	return 0;

@@ -17,6 +17,11 @@
  * load, never on the stack. */
 struct stp_cpu {
 	struct stp_print_buf pb;   /* this hit's output */
+#ifdef STP_TIMING
+	struct stp_stat *timing;   /* -t: [stp_module.nprobes], this CPU's
+	                            * hits and cycles of each probe, written
+	                            * only by this CPU's hits (busy held) */
+#endif
 	struct stp_context ctx;
 };
 
@@ -45,6 +50,26 @@ DECLARE_PER_CPU(unsigned long, stp_busy);
  * printed: report/flush (context.c, out of line: rare or slow anyway). */
 void stp_hit_finish(struct stp_cpu *sc, const struct stp_probe_desc *p);
 
+#ifdef STP_TIMING
+#include <linux/timex.h>
+/* stp_timing_add - count one hit of probe @p on this CPU (the per-CPU
+ * part of sc->timing; @p not of the probe table: nothing) that took
+ * @cycles (get_cycles() units).  timing.c.  Context: this CPU's context
+ * held; does not sleep, takes no lock. */
+void stp_timing_add(struct stp_cpu *sc, const struct stp_probe_desc *p,
+		    s64 cycles);
+/* a hit is a run of the probe's body: not of a .return probe's entry
+ * handler (which saves its @entry values) */
+#define STP_TIMING_START(t) ((t) = get_cycles())
+#define STP_TIMING_END(sc, p, h, t) do { \
+	if ((h) == (p)->handler) \
+		stp_timing_add(sc, p, (s64)(get_cycles() - (t))); \
+} while (0)
+#else
+#define STP_TIMING_START(t) ((void)(t))
+#define STP_TIMING_END(sc, p, h, t) do { } while (0)
+#endif
+
 /**
  * stp_hit - run @handler for probe @p on this CPU's context if the
  * session is in state @want; @entry_data is a .return probe's instance
@@ -66,6 +91,7 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 {
 	struct stp_cpu *sc;
 	struct stp_context *c;
+	cycles_t t0 = 0;           /* -t: the hit's start */
 
 	/* After exit() (or too many errors) only end probes run, as in
 	 * SystemTap: the run is already stopping.  Both tests in one load,
@@ -93,6 +119,7 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 	if (unlikely(this_cpu_read(stp_busy))) {
 		/* a probe hit inside a probe hit on this CPU */
 		atomic_inc(&stp_skipped);
+		atomic_inc(&stp_skipped_reentrant);
 		stp_check_skipped();
 		return;
 	}
@@ -121,11 +148,13 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 	if (want != STP_STATE_RUNNING && num_online_cpus() > 1)
 		sc->pb.wait_budget_ns = STP_END_FLUSH_WAIT_NS;
 
+	STP_TIMING_START(t0);
 	handler(c);
 
 	if (unlikely((!light && sc->pb.len) || c->error ||
 		     (want != STP_STATE_RUNNING && sc->pb.wait_budget_ns)))
 		stp_hit_finish(sc, p);
+	STP_TIMING_END(sc, p, handler, t0);
 	barrier();          /* the hit's stores before the release */
 	this_cpu_write(stp_busy, 0);
 }

@@ -31,6 +31,8 @@ extern union stp_gate stp_gate;
 #define stp_exit_requested (stp_gate.exit_requested)
 extern atomic_t stp_errors;        /* probe hits that ended in an error */
 extern atomic_t stp_skipped;       /* probe hits not run */
+extern atomic_t stp_skipped_reentrant; /* of which: a hit inside a hit */
+extern atomic_t stp_skipped_lock;  /* of which: a global's lock timed out */
 
 /* Per-CPU output buffer, one per context. */
 struct stp_print_buf {
@@ -45,9 +47,24 @@ struct stp_print_buf {
 /* stp_abort_requested_p - 1 once the script called abort(): the end
  * probes are skipped (transport.c).  Context: any. */
 int stp_abort_requested_p(void);
-/* stp_uid_ok - uprobes.c: may a process probe fire for current (a
- * stapusr module's _stp_uid filter)?  Any context; no sleep. */
-int stp_uid_ok(void);
+
+/* ---- stack.c ---- */
+/* stp_frame_fn - called for each frame's address, innermost first;
+ * returns false to stop the walk. */
+typedef bool (*stp_frame_fn)(unsigned long addr, void *arg);
+/* stp_each_addr - call @fn(addr, @arg) for each address in @s, a list
+ * of numbers (hex "0x..." or decimal) separated by spaces as
+ * backtrace() and ubacktrace() make it: at most MAXBACKTRACE words are
+ * read, a word that is not a number (or 24 characters or longer) is
+ * passed over, and a false from @fn stops.  Any context; no sleep. */
+void stp_each_addr(const char *s, stp_frame_fn fn, void *arg);
+
+/* ---- tvar.c ---- */
+/* stp_tv_str - stp_tv_kstr() (@user 0) or stp_tv_ustr() (@user 1): the
+ * string at @addr, at most @max bytes (63 when @max is 0, negative or
+ * larger), appended to @dst quoted, or its address in hex when it cannot
+ * be read.  Context: any; never sleeps. */
+void stp_tv_str(char *dst, unsigned long addr, long max, int user);
 
 /* ---- signal.c ---- */
 /* stp_raise_sync - wait until no raise() signal is left to send (module
@@ -103,6 +120,17 @@ int stp_perf_register(const struct stp_probe_desc *p, struct perf_event ***evs);
 /* stp_perf_unregister - release the events of @evs (NULL: nothing) and
  * the array; waits for running overflow handlers.  Process context. */
 void stp_perf_unregister(struct perf_event **evs);
+
+/* ---- timing.c (-t: STP_TIMING) ---- */
+/* stp_timing_report - print "----- probe hit report:" and a line per
+ * probe that ran (its point, location, hits, cycles min/avg/max,
+ * variance, derivation, index) to the script's output, through a hit of
+ * this CPU's context in state STOPPING.  Nothing without -t.
+ * Process context, after the end probes; does not sleep. */
+void stp_timing_report(void);
+/* stp_timing_warn_skipped - with -t, one warning per reason probes were
+ * skipped for (reentrancy, lock timeouts) that happened.  Context: any. */
+void stp_timing_warn_skipped(void);
 
 /* ---- print.c ---- */
 /* stp_print_flush - send @c's buffered output to the relay as one record
@@ -236,6 +264,13 @@ void stp_run_kind(enum stp_probe_kind kind, int want);
 
 /* ---- locks.c ---- */
 void stp_locks_init(void);
+
+/* ---- namespaces.c ---- */
+/* stp_namespaces_init - take the namespaces of --target-namespaces'
+ * process: 0, or -ESRCH (reported) when it does not exist.
+ * stp_namespaces_exit - drop them.  Module load/unload; may sleep. */
+int stp_namespaces_init(void);
+void stp_namespaces_exit(void);
 
 /* ---- module.c ---- */
 /* stp_session_start - the START command.  Returns the status to report.

@@ -347,6 +347,13 @@ int stp_target_pid(void);
  * output (the one that opened its control channel last; the script's
  * stp_pid()), 0 before one has.  Context: any. */
 int stp_stapio_pid(void);
+/* stp_target_pid_ns / stp_target_user_ns - the pid and user namespaces
+ * of stap --target-namespaces=PID (taken at module load, held until
+ * unload), NULL without the option.  Context: any. */
+struct pid_namespace;
+struct user_namespace;
+struct pid_namespace *stp_target_pid_ns(void);
+struct user_namespace *stp_target_user_ns(void);
 /* stp_warn - send "WARNING: <text>\n" to stapio's stderr (text truncated
  * to about 300 bytes; dropped when the control queue is full).
  * Context: any; does not sleep. */
@@ -633,6 +640,11 @@ void stp_tv_kstr(struct stp_context *c, char *dst, unsigned long addr,
 		 long max);
 
 /* ---- user programs' target variables (uvars.c) ---- */
+/* stp_uid_ok - uprobes.c: is current the script owner's?  For a stapusr
+ * module (_stp_uid set by staprun) its real and effective uids must be
+ * that user's; otherwise always 1.  Process probes fire only where it
+ * holds; is_myproc() returns it.  Any context; no sleep. */
+int stp_uid_ok(void);
 /* stp_ubias - the load bias of file @path (absolute) in the current
  * process: its mapping of file offset 0 less @vaddr0 (page-aligned
  * p_vaddr of its first PT_LOAD); 0 and an error at @loc when it is not
@@ -673,6 +685,15 @@ void stp_read_user_string(struct stp_context *c, char *dst,
 /* stp_symname - the name of the kernel symbol containing @addr ("vfs_read",
  * without a module suffix) into @dst (MAXSTRINGLEN); "0x..." if none. */
 void stp_symname(char *dst, unsigned long addr);
+/* stp_ksymfileline - "fs/read_write.c:450" (@what STP_KLINE_BOTH), the
+ * file (STP_KLINE_FILE) or "450" (STP_KLINE_LINE) of kernel address
+ * @addr from the module's copy of the kernel's line table, to @dst
+ * (MAXSTRINGLEN); @addr in hex when the table has no line for it (a
+ * module's address, or a script that did not ask for the table). */
+#define STP_KLINE_FILE 1
+#define STP_KLINE_LINE 2
+#define STP_KLINE_BOTH 3
+void stp_ksymfileline(char *dst, unsigned long addr, int what);
 /* stp_symdata - "vfs_read+0x0/0x1a0 [kernel]" (modules: "[ext4]") for
  * @addr into @dst (MAXSTRINGLEN); "0x..." if no symbol contains it. */
 void stp_symdata(char *dst, unsigned long addr);
@@ -838,6 +859,25 @@ struct stp_probe_desc {
 	int nf_hook, nf_pf, nf_priority; /* STP_PROBE_NETFILTER */
 };
 
+/* The kernel's line table (runtime/klines.c, made by
+ * translator/codegen/klines_gen.c).  Row r: from link-time address
+ * base + A(r) on, line L(r) of srcs + src_off[F(r)] (L 0: none).  Row 0
+ * and every STP_KLINES_EVERY-th row are checkpoints, 4 u32 each in ck:
+ * A, the stream offset of the next row, L, F.  The stream holds each
+ * other row as uleb128(A(r) - A(r-1)), sleb128(2 * (L(r) - L(r-1)) + d)
+ * and, when d is 1 (the file changes), uleb128(F(r)).  anchor: _printk's
+ * link-time address (the KASLR offset is that of _printk). */
+#define STP_KLINES_EVERY 64
+struct stp_klines_desc {
+	u64 base, anchor;
+	const u8 *stream;
+	const u32 *ck;
+	u32 nck, nrows;
+	const char *srcs;
+	const u32 *src_off;
+	u32 nsrcs;
+};
+
 struct stp_module_desc {
 	const char *script_name;   /* the script's file name, or "<input>" */
 	const struct stp_probe_desc *probes;
@@ -861,11 +901,16 @@ struct stp_module_desc {
 	/* usyms - user-space symbol and unwind tables (stp_ustack.h), or
 	 * NULL when the script needs none */
 	const struct stp_usyms_desc *usyms;
+	/* klines - the kernel's line table (klines.c), or NULL when the
+	 * script needs none */
+	const struct stp_klines_desc *klines;
 };
 
 #include "stp_ustack.h"   /* user-space stacks and symbols */
 
 /* Defined by the generated code. */
 extern const struct stp_module_desc stp_module;
+
+#include "stp_deref.h"    /* kread() & co. for guru embedded C */
 
 #endif

@@ -94,6 +94,8 @@ struct stp_msg_exit {
 	__u32 errors;              /* probe hits that ended with an error */
 	__u32 skipped;             /* probe hits skipped (busy, lock timeout) */
 	__u32 lost;                /* output records dropped (relay full) */
+	__u32 suppressed;          /* --suppress-handler-errors: hits that
+	                            * ended with an error (then errors is 0) */
 };
 
 #define STP_RELAY_MAGIC 0x53545052u  /* "STPR" */

@@ -67,8 +67,17 @@ void stp_usyms_exit(void);
 /* stp_ubacktrace - the user stack as hex addresses "0x... 0x..." */
 void stp_ubacktrace(struct stp_context *c, char *dst);
 /* stp_print_ubacktrace - print (@dst NULL) or write to @dst one line a
- * frame, " 0xADDR : func+0xOFF/0xSIZE [PATH]"; @brief: "func+0xOFF" */
-void stp_print_ubacktrace(struct stp_context *c, char *dst, int brief);
+ * frame, by @style: STP_UFRAME_FULL " 0xADDR : func+0xOFF/0xSIZE [PATH]",
+ * STP_UFRAME_BRIEF "func+0xOFF", STP_UFRAME_FILELINE the full line with
+ * " at FILE:LINE" before " [PATH]" where the line table knows it */
+enum { STP_UFRAME_FULL, STP_UFRAME_BRIEF, STP_UFRAME_FILELINE };
+void stp_print_ubacktrace(struct stp_context *c, char *dst, int style);
+/* stp_umodbase - where the file mapped at user address @addr starts in
+ * the current process (its mapping of file offset 0); 0 and an error at
+ * @loc when no file is mapped there or the address space cannot be
+ * looked at now (NMI, lock contended) */
+unsigned long stp_umodbase(struct stp_context *c, unsigned long addr,
+			   const char *loc);
 /* stp_print_usyms - the same for the hex addresses in @s */
 void stp_print_usyms(struct stp_context *c, char *dst, const char *s);
 /* stp_ucallers - the first @n + 1 frames (all: @n < 0) as ubacktrace */

@@ -50,18 +50,23 @@ void stp_tv_appendf(char *dst, const char *fmt, ...)
 	va_end(ap);
 }
 
-void stp_tv_kstr(struct stp_context *c, char *dst, unsigned long addr,
-		 long max)
+void stp_tv_str(char *dst, unsigned long addr, long max, int user)
 {
 	char buf[64];
 
 	if (max <= 0 || max > (long)sizeof(buf) - 1)
 		max = sizeof(buf) - 1;
-	if (stp_copy_string(buf, addr, max + 1, 0)) {
+	if (stp_copy_string(buf, addr, max + 1, user)) {
 		stp_tv_appendf(dst, "0x%lx", addr);
 		return;
 	}
 	stp_tv_appendf(dst, "\"%s\"", buf);
+}
+
+void stp_tv_kstr(struct stp_context *c, char *dst, unsigned long addr,
+		 long max)
+{
+	stp_tv_str(dst, addr, max, 0);
 }
 
 void stp_set_reg(struct stp_context *c, int regno, unsigned long v)

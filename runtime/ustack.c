@@ -313,12 +313,19 @@ static const char *stp_upath(const struct stp_uloc *l)
 	return b;
 }
 
+static const struct stp_uline *stp_uline_find(const struct stp_ufile *f,
+					      unsigned long off);
+
 /* stp_uframe - the text of the frame at @addr (looked up at @look) into
- * @b: the print_ubacktrace line, or with @brief "func+0xOFF\n" */
+ * @b: the print_ubacktrace line (@style STP_UFRAME_FULL), "func+0xOFF\n"
+ * (STP_UFRAME_BRIEF), or the full line with " at FILE:LINE" before the
+ * path when the line is known (STP_UFRAME_FILELINE) */
 static void stp_uframe(struct stp_umap *m, unsigned long addr,
-		       unsigned long look, int brief, char *b)
+		       unsigned long look, int style, char *b)
 {
+	int brief = style == STP_UFRAME_BRIEF;
 	const struct stp_usym *s = NULL;
+	const struct stp_uline *ln;
 	struct stp_uloc l;
 	bool in_file = stp_uresolve(m, look, &l);
 
@@ -330,6 +337,11 @@ static void stp_uframe(struct stp_umap *m, unsigned long addr,
 		if (brief)
 			snprintf(b, MAXSTRINGLEN, "%s+0x%lx\n",
 				 l.f->names + s->name, off);
+		else if (style == STP_UFRAME_FILELINE &&
+			 (ln = stp_uline_find(l.f, l.off)))
+			snprintf(b, MAXSTRINGLEN, " 0x%016lx : %s+0x%lx/0x%x at %s:%u [%s]\n",
+				 addr, l.f->names + s->name, off, s->size,
+				 l.f->srcs + ln->file, ln->line, l.f->path);
 		else
 			snprintf(b, MAXSTRINGLEN, " 0x%016lx : %s+0x%lx/0x%x [%s]\n",
 				 addr, l.f->names + s->name, off, s->size,
@@ -359,7 +371,7 @@ static bool stp_uemit(struct stp_context *c, char *dst, const char *line)
 	return true;
 }
 
-void stp_print_ubacktrace(struct stp_context *c, char *dst, int brief)
+void stp_print_ubacktrace(struct stp_context *c, char *dst, int style)
 {
 	unsigned long pcs[MAXBACKTRACE];
 	char *b = this_cpu_ptr(&stp_uscratch)->line;
@@ -371,7 +383,7 @@ void stp_print_ubacktrace(struct stp_context *c, char *dst, int brief)
 	stp_umap_lock(&m);
 	n = stp_uwalk(c, &m, pcs, MAXBACKTRACE);
 	for (i = 0; i < n; i++) {
-		stp_uframe(&m, pcs[i], i ? pcs[i] - 1 : pcs[i], brief, b);
+		stp_uframe(&m, pcs[i], i ? pcs[i] - 1 : pcs[i], style, b);
 		if (!stp_uemit(c, dst, b))
 			break;
 	}
@@ -413,36 +425,35 @@ void stp_ubacktrace(struct stp_context *c, char *dst)
 	stp_ucallers(c, dst, -1);
 }
 
+struct stp_usyms_out {
+	struct stp_context *c;
+	char *dst;             /* NULL: print */
+	struct stp_umap *m;
+	char *line;            /* this CPU's scratch line */
+};
+
+/* stp_usyms_line - @addr's frame line printed, or appended to o->dst
+ * (false when it is full) */
+static bool stp_usyms_line(unsigned long addr, void *arg)
+{
+	struct stp_usyms_out *o = arg;
+
+	stp_uframe(o->m, addr, addr, 0, o->line);
+	return stp_uemit(o->c, o->dst, o->line);
+}
+
 void stp_print_usyms(struct stp_context *c, char *dst, const char *s)
 {
-	char *b = this_cpu_ptr(&stp_uscratch)->line;
 	struct stp_umap m;
-	char tok[24];
-	int n = 0;
+	struct stp_usyms_out o = {
+		.c = c, .dst = dst, .m = &m,
+		.line = this_cpu_ptr(&stp_uscratch)->line,
+	};
 
 	if (dst)
 		dst[0] = '\0';
 	stp_umap_lock(&m);
-	while (*s && n < MAXBACKTRACE) {
-		size_t len;
-		unsigned long addr;
-
-		s += strspn(s, " ");
-		len = strcspn(s, " ");
-		if (!len)
-			break;
-		if (len < sizeof(tok)) {
-			memcpy(tok, s, len);
-			tok[len] = '\0';
-			if (!kstrtoul(tok, 0, &addr)) {
-				stp_uframe(&m, addr, addr, 0, b);
-				if (!stp_uemit(c, dst, b))
-					break;
-			}
-		}
-		s += len;
-		n++;
-	}
+	stp_each_addr(s, stp_usyms_line, &o);
 	stp_umap_unlock(&m);
 }
 
@@ -456,7 +467,9 @@ static const struct stp_usym *stp_usym_at(struct stp_umap *m,
 	return stp_usym_find(l->f, l->off);
 }
 
-void stp_usymname(struct stp_context *c, char *dst, unsigned long addr)
+/* stp_usym_text - usymname() (@data false: "name") or usymdata() ("name+
+ * 0xOFF/0xSIZE [path]") of @addr into @dst, "0x..." without a symbol */
+static void stp_usym_text(char *dst, unsigned long addr, bool data)
 {
 	struct stp_umap m;
 	struct stp_uloc l;
@@ -464,22 +477,9 @@ void stp_usymname(struct stp_context *c, char *dst, unsigned long addr)
 
 	stp_umap_lock(&m);
 	s = stp_usym_at(&m, addr, &l);
-	if (s)
+	if (s && !data)
 		strscpy(dst, l.f->names + s->name, MAXSTRINGLEN);
-	else
-		snprintf(dst, MAXSTRINGLEN, "0x%lx", addr);
-	stp_umap_unlock(&m);
-}
-
-void stp_usymdata(struct stp_context *c, char *dst, unsigned long addr)
-{
-	struct stp_umap m;
-	struct stp_uloc l;
-	const struct stp_usym *s;
-
-	stp_umap_lock(&m);
-	s = stp_usym_at(&m, addr, &l);
-	if (s)
+	else if (s)
 		snprintf(dst, MAXSTRINGLEN, "%s+0x%lx/0x%x [%s]",
 			 l.f->names + s->name, l.off - s->off, s->size,
 			 l.f->path);
@@ -488,32 +488,48 @@ void stp_usymdata(struct stp_context *c, char *dst, unsigned long addr)
 	stp_umap_unlock(&m);
 }
 
-void stp_usymfileline(struct stp_context *c, char *dst, unsigned long addr)
+void stp_usymname(struct stp_context *c, char *dst, unsigned long addr)
 {
-	const struct stp_ufile *f;
-	struct stp_umap m;
-	struct stp_uloc l;
+	stp_usym_text(dst, addr, false);
+}
+
+void stp_usymdata(struct stp_context *c, char *dst, unsigned long addr)
+{
+	stp_usym_text(dst, addr, true);
+}
+
+/* stp_uline_find - the line table row of @f holding file offset @off,
+ * NULL when @f has no lines or the row says "unknown" (line 0: after the
+ * end of a sequence) */
+static const struct stp_uline *stp_uline_find(const struct stp_ufile *f,
+					      unsigned long off)
+{
 	u32 lo = 0, hi;
 
-	snprintf(dst, MAXSTRINGLEN, "0x%lx", addr);
-	stp_umap_lock(&m);
-	if (!stp_uresolve(&m, addr, &l) || !l.f || !l.f->lines)
-		goto out;
-	f = l.f;
+	if (!f || !f->lines)
+		return NULL;
 	hi = f->nlines;
 	while (lo < hi) {       /* first row above the offset */
 		u32 mid = lo + (hi - lo) / 2;
 
-		if (f->lines[mid].off <= l.off)
+		if (f->lines[mid].off <= off)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	/* line 0: after the end of a sequence, unknown */
-	if (lo && f->lines[lo - 1].line)
-		snprintf(dst, MAXSTRINGLEN, "%s:%u", f->srcs + f->lines[lo - 1].file,
-			 f->lines[lo - 1].line);
-out:
+	return lo && f->lines[lo - 1].line ? &f->lines[lo - 1] : NULL;
+}
+
+void stp_usymfileline(struct stp_context *c, char *dst, unsigned long addr)
+{
+	const struct stp_uline *ln;
+	struct stp_umap m;
+	struct stp_uloc l;
+
+	snprintf(dst, MAXSTRINGLEN, "0x%lx", addr);
+	stp_umap_lock(&m);
+	if (stp_uresolve(&m, addr, &l) && (ln = stp_uline_find(l.f, l.off)))
+		snprintf(dst, MAXSTRINGLEN, "%s:%u", l.f->srcs + ln->file, ln->line);
 	stp_umap_unlock(&m);
 }
 
@@ -533,4 +549,48 @@ void stp_umodname(struct stp_context *c, char *dst, unsigned long addr,
 			 "umodname: no file is mapped at 0x%lx", addr);
 		stp_error(c, c->error_buf, loc);
 	}
+}
+
+unsigned long stp_umodbase(struct stp_context *c, unsigned long addr,
+			   const char *loc)
+{
+	struct vm_area_struct *vma;
+	unsigned long base = 0;
+	struct stp_umap m;
+	bool mapped = false;
+
+	stp_umap_lock(&m);
+	if (m.mm) {
+		vma = find_vma(m.mm, addr);
+		if (vma && addr >= vma->vm_start && vma->vm_file) {
+			struct inode *inode = file_inode(vma->vm_file);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
+			VMA_ITERATOR(vmi, m.mm, 0);
+#define STP_EACH_VMA(v) for_each_vma(vmi, v)
+#else
+#define STP_EACH_VMA(v) for (v = m.mm->mmap; v; v = v->vm_next)
+#endif
+
+			mapped = true;
+			/* the lowest mapping of the file's offset 0 */
+			STP_EACH_VMA(vma)
+				if (vma->vm_file && !vma->vm_pgoff &&
+				    file_inode(vma->vm_file) == inode) {
+					base = vma->vm_start;
+					break;
+				}
+#undef STP_EACH_VMA
+		}
+	}
+	stp_umap_unlock(&m);
+	if (!base) {
+		if (!m.mm && !mapped && (in_nmi() || !current->mm))
+			snprintf(c->error_buf, sizeof(c->error_buf),
+				 "no user address space here to look up 0x%lx", addr);
+		else
+			snprintf(c->error_buf, sizeof(c->error_buf),
+				 "no file is mapped at user address 0x%lx", addr);
+		stp_error(c, c->error_buf, loc);
+	}
+	return base;
 }

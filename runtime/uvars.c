@@ -151,15 +151,7 @@ unsigned long stp_ubias(struct stp_context *c, const char *path,
 void stp_tv_ustr(struct stp_context *c, char *dst, unsigned long addr,
 		 long max)
 {
-	char buf[64];
-
-	if (max <= 0 || max > (long)sizeof(buf) - 1)
-		max = sizeof(buf) - 1;
-	if (stp_copy_string(buf, addr, max + 1, 1)) {
-		stp_tv_appendf(dst, "0x%lx", addr);
-		return;
-	}
-	stp_tv_appendf(dst, "\"%s\"", buf);
+	stp_tv_str(dst, addr, max, 1);
 }
 
 /**

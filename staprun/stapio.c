@@ -376,8 +376,9 @@ static int read_cmds(int *start_status)
 				if (ex.errors)
 					error_seen = 1;
 				if (verbose)
-					fprintf(stderr, "stapio: exit: errors %u skipped %u lost %u\n",
-						ex.errors, ex.skipped, ex.lost);
+					fprintf(stderr, "stapio: exit: errors %u skipped %u lost %u "
+						"suppressed %u\n", ex.errors,
+						ex.skipped, ex.lost, ex.suppressed);
 				ev |= EV_EXIT;
 				break;
 			}

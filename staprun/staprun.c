@@ -99,7 +99,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: staprun [-v] [-o FILE] [-S MB[,N]] [-b] [-s MB] [-c CMD | -x PID]\n"
-		"               [-R] [-D | -L] [-F] [-T MS] MODULE.ko [name=value ...]\n"
+		"               [-N PID] [-R] [-D | -L] [-F] [-T MS] MODULE.ko [name=value ...]\n"
 		"       staprun -A MODULE_NAME     attach to a module started with -L\n"
 		"       staprun -d MODULE_NAME     end and remove a module\n");
 	exit(1);
@@ -107,6 +107,7 @@ static void usage(void)
 
 struct opts {
 	const char *outfile, *size_spec, *cmd, *target, *timeout;
+	const char *ns_pid;   /* -N PID: the ns_*() functions' namespaces */
 	int bulk, rename, detach, load_only, flight, attach, remove;
 	long bufsize_mb;
 };
@@ -308,7 +309,7 @@ int main(int argc, char **argv)
 		}
 	}
 
-	while ((opt = getopt(argc, argv, "+vo:S:bs:c:x:RDLFT:Adu")) != -1) {
+	while ((opt = getopt(argc, argv, "+vo:S:bs:c:x:N:RDLFT:Adu")) != -1) {
 		switch (opt) {
 		case 'v': verbose++; break;
 		case 'o': o.outfile = optarg; break;
@@ -323,6 +324,7 @@ int main(int argc, char **argv)
 			break;
 		case 'c': o.cmd = optarg; break;
 		case 'x': o.target = optarg; break;
+		case 'N': o.ns_pid = optarg; break;
 		case 'R': o.rename = 1; break;
 		case 'D': o.detach = 1; break;
 		case 'L': o.load_only = 1; break;
@@ -475,6 +477,25 @@ int main(int argc, char **argv)
 	}
 	if (o.flight)
 		add_param(&params, "stp_overwrite=1");
+	if (o.ns_pid) {
+		char proc[64];
+
+		if (strspn(o.ns_pid, "0123456789") != strlen(o.ns_pid) ||
+		    strlen(o.ns_pid) > 9 || atoi(o.ns_pid) <= 0) {
+			fprintf(stderr, "staprun: -N takes a process id, not "
+				"'%s'\n", o.ns_pid);
+			return 1;
+		}
+		snprintf(proc, sizeof(proc), "/proc/%d", atoi(o.ns_pid));
+		if (access(proc, F_OK) != 0) {
+			fprintf(stderr, "staprun: -N %s: no process %s\n",
+				o.ns_pid, o.ns_pid);
+			return 1;
+		}
+		snprintf(buf, sizeof(buf), "_stp_namespaces_pid=%d",
+			 atoi(o.ns_pid));
+		add_param(&params, buf);
+	}
 	if (o.detach)
 		bg_fd = daemonize();
 	if (o.cmd) {

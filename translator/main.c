@@ -17,6 +17,8 @@
 #include <ftw.h>
 #include <getopt.h>
 #include "opts_unsupported.h"
+#include "opts_misc.h"
+#include "interactive.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,13 +50,21 @@ static void usage(FILE *f)
 "  -v          more verbose: pass timings (repeat for more)\n"
 "  -k          keep the temporary directory\n"
 "  -e SCRIPT   the script text\n"
+"  -E SCRIPT   another script, run with the main one (repeatable)\n"
 "  -m NAME     module name (-p4 leaves NAME.ko in the current directory)\n"
 "  -r KVER|DIR build for kernel release KVER or the kernel build tree DIR\n"
 "  -o FILE     send the script's output to FILE\n"
 "  -I DIR      look for tapsets in DIR too\n"
 "  -D NAME=VAL define a C macro for the module (MAXACTION=..., ...)\n"
+"  -B NAME=VAL a make variable for the kernel's kbuild (CONFIG_...=y,\n"
+"              KCFLAGS=..., V=1); the module is built with make\n"
+"  -t          count and time every probe's hits; the report comes at\n"
+"              the end of the run\n"
 "  -g          guru mode\n"
 "  -w          no warnings\n"
+"  -W          warnings are errors\n"
+"  -q          count what is compiled in the tapset coverage database\n"
+"              (SYSTEMTAP_DIR, default ~/.systemtap, KVER.db)\n"
 "  -u          keep unused code (no elision of unused functions, globals,\n"
 "              statements without side effects)\n"
 "  -l POINT    list the probe points matching POINT (wildcards allowed)\n"
@@ -67,6 +77,8 @@ static void usage(FILE *f)
 "              PATH into the module (repeatable; a kernel module name is\n"
 "              accepted: kernel symbols come from kallsyms)\n"
 "  -V          print the version\n"
+"  --suppress-handler-errors  a run-time error ends only the probe hit:\n"
+"                   counted (reported at the end), the run goes on\n"
 "  --skip-badvars   a target variable that cannot be resolved reads as 0\n"
 "                   (with a warning) instead of failing pass 2\n"
 "  options may follow the script name; words after -- are arguments\n"
@@ -93,6 +105,12 @@ static void usage(FILE *f)
 "  --disable-cache  neither use nor fill the module cache\n"
 "  --poison-cache   rebuild the module, replacing the cached one\n"
 "  --clean-cache    clean the cache (alone: just that, then exit)\n"
+"  --color[=WHEN], -C WHEN  color the diagnostics: always, auto, never\n"
+"  --dump-probe-types, --dump-probe-aliases, --dump-functions\n"
+"                   list what the families and tapsets offer, and exit\n"
+"  --example NAME   run the installed example script NAME\n"
+"  --target-namespaces=PID  ns_pid(), ns_uid()... see the namespaces of PID\n"
+"  -i, --interactive  build and run a script at a prompt (help there)\n"
 "  -h          this help\n");
 }
 
@@ -283,6 +301,9 @@ static void add_opt(struct session *s, const char *opt, const char *arg)
 		vec_push(&s->staprun_opts, xstrdup(arg));
 }
 
+/* the short options (getopt) */
+#define STAP_SHORTOPTS "hVvkgbwup:e:m:r:o:I:D:R:c:x:s:G:S:T:Fl:L:d:" OPTS_X_SHORT
+
 static int parse_options(struct session *s, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -310,7 +331,7 @@ static int parse_options(struct session *s, int argc, char **argv)
 	/* GNU getopt permutes, as SystemTap's option parsing does: options
 	 * may come before or after the script name and its arguments
 	 * (`stap s.stp -x PID ARG`); every word after `--` is an argument */
-	while ((c = getopt_long(argc, argv, "hVvkgbwup:e:m:r:o:I:D:R:c:x:s:G:S:T:Fl:L:d:" OPTS_X_SHORT,
+	while ((c = getopt_long(argc, argv, STAP_SHORTOPTS,
 				longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h': usage(stdout); exit(0);
@@ -362,6 +383,28 @@ static int parse_options(struct session *s, int argc, char **argv)
 		case 'T': add_opt(s, "-T", optarg); break;
 		case 'F': add_opt(s, "-F", NULL); break;
 		case 'G': vec_push(&module_params, xstrdup(optarg)); break;
+		case 't':
+			/* the runtime's hit path times each probe (stp_hit.h)
+			 * and prints the report at the end (timing.c) */
+			if (!s->timing)
+				vec_push(&s->defines, "STP_TIMING");
+			s->timing = 1;
+			break;
+		case OPT_X_SUPPRESS_HANDLER_ERRORS:
+			/* run-time errors are counted, not fatal (context.c) */
+			if (!s->suppress_errors)
+				vec_push(&s->defines,
+					 "STP_SUPPRESS_HANDLER_ERRORS");
+			s->suppress_errors = 1;
+			break;
+		case 'B':
+			if (!strchr(optarg, '=') || optarg[0] == '=') {
+				fprintf(stderr, "stap: -B takes NAME=VALUE (a make "
+					"variable for kbuild), not '%s'\n", optarg);
+				return -1;
+			}
+			vec_push(&s->make_vars, optarg);
+			break;
 		case OPT_SYSROOT: s->sysroot = optarg; break;
 		case OPT_BTF: s->btf_only = 1; break;
 		case OPT_REMOTE:
@@ -397,6 +440,10 @@ static int parse_options(struct session *s, int argc, char **argv)
 		default:
 			if (cache_option(c))
 				break;
+			switch (opts_misc(s, c, optarg)) {
+			case 1: continue;
+			case -1: return -1;
+			}
 			switch (opts_unsupported(c, optarg)) {
 			case 1: continue;
 			case -1: return -1;
@@ -405,6 +452,8 @@ static int parse_options(struct session *s, int argc, char **argv)
 			return -1;
 		}
 	}
+	if (opts_misc_finish(s, argc - optind) < 0)
+		return -1;
 	if (cache_run.clean) {
 		if (cache_clean() < 0)
 			exit(1);
@@ -504,10 +553,12 @@ static int run_passes(struct session *s)
 	parse_set_args(s->nargs, s->args);
 	load_tapset_macros(s);
 	s->user = parse_script(s->script_file, s->script_text, 0);
-	if (!s->user) {
+	if (!s->user || opts_misc_parse_extra(s) < 0) {
 		diag_summary("Pass 1 (parse)");
 		return 1;
 	}
+	if (s->dump_mode)
+		return opts_misc_dump(s);
 	if (s->list_pattern) {
 		if (load_tapsets(s) < 0)
 			return 1;
@@ -520,13 +571,17 @@ static int run_passes(struct session *s)
 	}
 	if (load_tapsets(s) < 0)
 		return 1;
+	if (diag_failed()) {   /* -W */
+		diag_summary("Pass 1 (parse)");
+		return 1;
+	}
 	if (stp_verbose)
 		fprintf(stderr, "Pass 1: parsed user script and %d library "
 			"scripts in %.1f ms.\n", s->library.n, now_ms() - t);
 
 	/* pass 2 */
 	t = now_ms();
-	if (elaborate(s) < 0) {
+	if (elaborate(s) < 0 || diag_failed()) {   /* -W */
 		diag_summary("Pass 2 (elaboration)");
 		return 1;
 	}
@@ -534,6 +589,8 @@ static int run_passes(struct session *s)
 		fprintf(stderr, "Pass 2: analyzed script: %d probes, %d "
 			"functions, %d globals in %.1f ms.\n", s->derived.n,
 			s->functions.n, s->globals.n, now_ms() - t);
+	if (s->coverage)
+		coverage_update(s);   /* -q */
 	if (s->last_pass == 2) {
 		pprint_resolved(&out, s);
 		print_out(&out);
@@ -608,6 +665,8 @@ int main(int argc, char **argv)
 	int rc;
 	if (parse_options(&s, argc, argv) < 0)
 		return 1;
+	if (s.interactive)
+		return interactive_main(&s, argc, argv, STAP_SHORTOPTS);
 	if (remote_active() && !s.list_pattern)
 		return remote_main(&s, argc, argv);   /* remote.c */
 	setup_paths(&s);

@@ -1,6 +1,7 @@
-/* Options SystemTap has that this stap does not take (yet), or takes only
- * in part: each gives a one-line error naming the option, so that a script
- * run with them fails honestly instead of as "unknown option". */
+/* Options SystemTap has that this stap takes only in part (today -a, which
+ * accepts only x86_64): anything else gives a one-line error naming the
+ * option, so that a script run with them fails honestly instead of as
+ * "unknown option". */
 #include <stdio.h>
 #include <string.h>
 #include "opts_unsupported.h"
@@ -12,7 +13,6 @@
  * Called from option parsing only (user space, may do anything). */
 int opts_unsupported(int c, const char *arg)
 {
-	const char *name;
 	switch (c) {
 	case 'a':
 		/* only the host architecture: modules are built for x86_64 */
@@ -21,24 +21,7 @@ int opts_unsupported(int c, const char *arg)
 		fprintf(stderr, "stap: -a %s: only x86_64 is supported\n",
 			arg ? arg : "");
 		return -1;
-	case 't': name = "-t (per-probe timing)"; break;
-	case 'W': name = "-W (warnings as errors)"; break;
-	case 'q': name = "-q (quiet)"; break;
-	case 'B': name = "-B NAME=VAL (kbuild variables)"; break;
-	case 'E': name = "-E SCRIPT"; break;
-	case 'C': name = "-C"; break;
-	case 'i': name = "-i (interactive mode)"; break;
-	case OPT_X_DUMP_PROBE_TYPES: name = "--dump-probe-types"; break;
-	case OPT_X_DUMP_PROBE_ALIASES: name = "--dump-probe-aliases"; break;
-	case OPT_X_DUMP_FUNCTIONS: name = "--dump-functions"; break;
-	case OPT_X_EXAMPLE: name = "--example"; break;
-	case OPT_X_COLOR: name = "--color"; break;
-	case OPT_X_SUPPRESS_HANDLER_ERRORS:
-		name = "--suppress-handler-errors"; break;
-	case OPT_X_TARGET_NAMESPACES: name = "--target-namespaces"; break;
 	default:
 		return 0;
 	}
-	fprintf(stderr, "stap: option %s is not supported by this stap\n", name);
-	return -1;
 }

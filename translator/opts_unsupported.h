@@ -1,9 +1,10 @@
-/* SystemTap options not (yet) taken: see opts_unsupported.c */
+/* SystemTap options taken in part, and the option codes main.c shares:
+ * see opts_unsupported.c */
 #ifndef OPTS_UNSUPPORTED_H
 #define OPTS_UNSUPPORTED_H
 
 /* short options handled here, to append to main.c's getopt string */
-#define OPTS_X_SHORT "a:tWqB:E:Ci"
+#define OPTS_X_SHORT "a:tWqB:E:C:i"
 
 enum {
 	OPT_X_DUMP_PROBE_TYPES = 0x300,
@@ -24,7 +25,8 @@ enum {
 	{ "colour", optional_argument, NULL, OPT_X_COLOR }, \
 	{ "suppress-handler-errors", no_argument, NULL, \
 	  OPT_X_SUPPRESS_HANDLER_ERRORS }, \
-	{ "target-namespaces", required_argument, NULL, OPT_X_TARGET_NAMESPACES }
+	{ "target-namespaces", required_argument, NULL, OPT_X_TARGET_NAMESPACES }, \
+	{ "interactive", no_argument, NULL, 'i' }
 
 int opts_unsupported(int c, const char *arg);
 

@@ -141,8 +141,21 @@ struct session {
 	const char *list_pattern;   /* -l / -L PATTERN: list probe points */
 	int list_vars;              /* -L: with their context variables */
 	struct vec include_dirs;    /* -I: const char * */
-	struct vec defines;         /* -D: "MACRO=VALUE" */
+	struct vec defines;         /* -D: "MACRO=VALUE"; -t adds STP_TIMING,
+	                             * --suppress-handler-errors
+	                             * STP_SUPPRESS_HANDLER_ERRORS (runtime) */
+	struct vec make_vars;       /* -B: "NAME=VALUE" for kbuild's make */
+	int timing;                 /* -t: per-probe hit counts and times */
+	int suppress_errors;        /* --suppress-handler-errors */
 	struct vec staprun_opts;    /* options passed through to staprun */
+	/* opts_misc.c */
+	struct vec extra_scripts;   /* -E SCRIPT: const char *, in order */
+	int dump_mode;              /* --dump-*: its OPT_X_DUMP_* code, or 0 */
+	int dump_functions;         /* elaborate every public tapset function
+	                             * (--dump-functions) */
+	const char *example;        /* --example NAME */
+	int coverage;               /* -q: record tapset coverage */
+	int interactive;            /* -i: the prompt (interactive.c) */
 	const char *runtime_dir;
 	const char *tapset_dir;
 	char *tmpdir;
@@ -158,6 +171,8 @@ struct session {
 	struct vec functions;       /* struct functiondecl *: used functions */
 	struct vec probes;          /* struct probe *: probes with a derived point */
 	struct vec derived;         /* struct derived_probe * */
+	struct vec aliases_used;    /* struct probe_alias *: each expansion
+	                             * of an alias that derived a probe */
 
 	/* pass 2: kernel information, opened on first use (debuginfo/) */
 	struct dbg_provider *dbg;   /* DWARF, or BTF */

@@ -87,6 +87,17 @@ void diag_note(const struct source_loc *loc, const char *fmt, ...)
 /* diag_no_warnings - when nonzero (stap -w), diag_warning prints nothing
  * and counts nothing. */
 extern int diag_no_warnings;
+/* diag_warnings_as_errors - when nonzero (stap -W), a pass that gave a
+ * warning fails (see diag_failed); warnings still print as warnings. */
+extern int diag_warnings_as_errors;
+/* diag_failed - 1 if an error was counted, or a warning under -W. */
+int diag_failed(void);
+/* diag_set_colors - color the diagnostics (stap --color): @spec is
+ * SYSTEMTAP_COLORS' syntax, "KEY=SGR:KEY=SGR..." with keys error,
+ * warning, source, caret, token and SGR digits and ';'; NULL gives the
+ * default colors.  Returns 0, or -1 (colors off) when @spec is empty or
+ * invalid.  Keys not given stay plain. */
+int diag_set_colors(const char *spec);
 /* diag_reset - forget the errors and warnings counted and the warnings
  * given (the fuzz harness runs many scripts in one process). */
 void diag_reset(void);

@@ -8,21 +8,8 @@
 #include <string.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
-
-static double now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
+#include "timing.h"
 
 int main(int argc, char **argv)
 {
@@ -49,7 +36,6 @@ int main(int argc, char **argv)
 				syscall(SYS_getppid);
 		v[k] = (now_ns() - t) / n;
 	}
-	qsort(v, r, sizeof(v[0]), cmp);
-	printf("ns_per_call=%.0f\n", v[r / 2]);
+	printf("ns_per_call=%.0f\n", median(v, r));
 	return 0;
 }

@@ -5,24 +5,11 @@
  * of one out-of-line function: the place uprobe-cost probes. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+#include "timing.h"
 
 __attribute__((noinline, noipa, used)) long ucall_target(long x)
 {
 	return x + 1;
-}
-
-static double now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
 }
 
 int main(int argc, char **argv)
@@ -39,7 +26,6 @@ int main(int argc, char **argv)
 			sum += ucall_target(i);
 		t[k] = (now_ns() - t0) / n;
 	}
-	qsort(t, r, sizeof(t[0]), cmp);
-	printf("ns_per_call=%.0f sum=%ld\n", t[r / 2], sum);
+	printf("ns_per_call=%.0f sum=%ld\n", median(t, r), sum);
 	return 0;
 }

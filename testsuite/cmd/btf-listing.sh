@@ -6,13 +6,7 @@ set -eu
 LAB=${STAP_LAB_DIR:-/var/cache/stap-lab}
 KVER=$(cat "$LAB/kver")
 K=(-r "$KVER" --sysroot "$LAB/$KVER")
-export SYSTEMTAP_DIR=$PWD/sysdir
-fail() { echo "$*"; exit 1; }
-want() {    # want EXPECTED-LINE STAP-ARGS...: stdout is exactly that line
-    local exp=$1; shift
-    local got; got=$("$STAP" "$@" 2>err) || { cat err; fail "stap $* failed"; }
-    [ "$got" = "$exp" ] || fail "stap $*: got '$got', want '$exp'"
-}
+. "$srcdir/cmd/lib/want.sh"
 want 'kernel.function("vfs_read") $file:struct file* $buf:char* $count:size_t $pos:loff_t*' \
     "${K[@]}" --btf -L 'kernel.function("vfs_read")'
 want 'kernel.function("do_sys_open") $dfd:int $filename:char const* $flags:int $mode:umode_t' \

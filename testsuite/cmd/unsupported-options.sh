@@ -11,12 +11,4 @@ check() {	# expected-text option...
 	case $err in *"$want"*) ;; *) fail "$*: $err" ;; esac
 }
 check 'only x86_64' -a arm64
-for o in -t -W -q -C -i --dump-probe-types --dump-probe-aliases \
-	 --dump-functions --color --colour --suppress-handler-errors; do
-	check 'not supported' $o
-done
-check 'not supported' -B CC=gcc
-check 'not supported' -E 'probe end {}'
-check 'not supported' --example sleeptime.stp
-check 'not supported' --target-namespaces=1
 exit 0

@@ -4,18 +4,7 @@
 # /proc/PID/exe, with its DWARF: $PARAM, $LOCAL, members), @cast and @var
 # with a PATH, and the errors.
 set -eu
-export SYSTEMTAP_DIR=$PWD/sysdir
-fail() { echo "$*"; exit 1; }
-want() {    # want EXPECTED-OUTPUT STAP-ARGS...: stdout is exactly that
-    local exp=$1; shift
-    local got; got=$("$STAP" "$@" 2>err) || { cat err; fail "stap $* failed"; }
-    [ "$got" = "$exp" ] || fail "stap $*: got '$got', want '$exp'"
-}
-want_err() {  # want_err TEXT STAP-ARGS...: fails, stderr has TEXT
-    local exp=$1; shift
-    ! "$STAP" "$@" > /dev/null 2> err || fail "stap $* succeeded"
-    grep -qF -- "$exp" err || { cat err; fail "stap $*: no '$exp'"; }
-}
+. "$srcdir/cmd/lib/want.sh"
 mkdir -p bin
 cat > lib.c <<'C'
 __attribute__((noinline)) int lib_twice(int v) { return 2 * v; }

@@ -1,15 +1,15 @@
+# python3_probes' workload: lib/pywork.py's first (fib, a/b/c, gc,
+# import), run by exec in a module frame of its own code (no import
+# machinery between it and this file's <module>), then exceptions, a
+# generator and a second thread's Python stack.  (Its functions' lines
+# differ from pywork.py's: the script sorts them by line.)
 import _thread
 import gc
 import os
 import time
-def fib(n):
-    return n if n < 2 else fib(n - 1) + fib(n - 2)
-def c():
-    os.write(1, b"c writes\n")
-def b():
-    c()
-def a():
-    b()
+gc.disable()    # reading and compiling pywork.py must not collect
+w = "/lab/tests/lib/pywork.py"
+exec(compile(open(w).read(), w, "exec"))
 def boom(i):
     raise ValueError(i)
 def gen():
@@ -18,15 +18,6 @@ def gen():
 def worker():
     os.write(1, b"thread writes\n")
     done.append(1)
-gc.disable()
-print(fib(15))
-a()
-gc.collect()
-gc.collect()
-try:
-    import nosuchmodule
-except ImportError:
-    print("no module nosuchmodule")
 for i in range(3):
     try:
         boom(i)

@@ -184,6 +184,9 @@ int cache_key(struct session *s, char hex[65])
 		hash_add_str(h, s->user_modules.items[i]);
 	for (i = 0; i < s->defines.n; i++)
 		hash_add_str(h, s->defines.items[i]);
+	hash_add_str(h, "make");   /* -B: make variables can change the code */
+	for (i = 0; i < s->make_vars.n; i++)
+		hash_add_str(h, s->make_vars.items[i]);
 	hash_finish(h, hex);
 	return rc;
 }

@@ -60,11 +60,13 @@ static char *replace(const char *s, const char *from, const char *to)
 	return b.s ? b.s : xstrdup("");
 }
 
-/* cmd_of - the command a kbuild .cmd file records ("cmd_X := CMD"), with
- * make's escapes ($$, $(pound)) undone; NULL if none. */
-static char *cmd_of(const char *path)
+/* cmd_of - the command kbuild .cmd file @path records ("cmd_X := CMD"),
+ * with make's escapes ($$, $(pound)) undone; NULL if none.  @path (heap)
+ * is freed. */
+static char *cmd_of(char *path)
 {
 	char *text = read_file(path, NULL), *p, *e, *a, *b;
+	free(path);
 	if (!text)
 		return NULL;
 	p = strstr(text, " := ");
@@ -153,18 +155,10 @@ void fastbuild_record(const char *dir, const char *mod, const char *cache)
 		free(path);
 		return;
 	}
-	p = xasprintf("%s/gen/.script.o.cmd", dir);
-	r.cc_script = cmd_of(p);
-	free(p);
-	p = xasprintf("%s/.%s.o.cmd", dir, mod);
-	r.ld_o = cmd_of(p);
-	free(p);
-	p = xasprintf("%s/.%s.mod.o.cmd", dir, mod);
-	r.cc_mod = cmd_of(p);
-	free(p);
-	p = xasprintf("%s/.%s.ko.cmd", dir, mod);
-	r.ld_ko = cmd_of(p);
-	free(p);
+	r.cc_script = cmd_of(xasprintf("%s/gen/.script.o.cmd", dir));
+	r.ld_o = cmd_of(xasprintf("%s/.%s.o.cmd", dir, mod));
+	r.cc_mod = cmd_of(xasprintf("%s/.%s.mod.o.cmd", dir, mod));
+	r.ld_ko = cmd_of(xasprintf("%s/.%s.ko.cmd", dir, mod));
 	p = xasprintf("%s/%s.mod.c", dir, mod);
 	modc = read_file(p, NULL);
 	free(p);
@@ -234,6 +228,17 @@ static int run_sh(const char *cmd, const char *cwd, const char *log)
 	if (waitpid(pid, &st, 0) < 0)
 		return -1;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* run_recorded - recorded command @tmpl for this session's module (in
+ * its tmpdir), run in the kernel build tree with output appended to
+ * @log; returns run_sh's status (0: success). */
+static int run_recorded(struct session *s, const char *tmpl, const char *log)
+{
+	char *cmd = specialize(tmpl, s->tmpdir, s->module_name);
+	int rc = run_sh(cmd, s->kernel_build, log);
+	free(cmd);
+	return rc;
 }
 
 /* ---- what modpost would write ---- */
@@ -424,10 +429,7 @@ int fastbuild_module(struct session *s, const char *cache,
 		goto out;
 	}
 	/* 1. the script's C, with the recorded compile command */
-	cmd = specialize(r.cc_script, dir, mod);
-	i = run_sh(cmd, s->kernel_build, log);
-	free(cmd);
-	if (i != 0) {
+	if (run_recorded(s, r.cc_script, log) != 0) {
 		why = "compiling the script's C failed";
 		goto out;
 	}
@@ -441,13 +443,10 @@ int fastbuild_module(struct session *s, const char *cache,
 	if (f && fclose(f) != 0)
 		i = 1;
 	free(p);
-	cmd = specialize(r.ld_o, dir, mod);
-	if (i || run_sh(cmd, s->kernel_build, log) != 0) {
-		free(cmd);
+	if (i || run_recorded(s, r.ld_o, log) != 0) {
 		why = "linking the composite object failed";
 		goto out;
 	}
-	free(cmd);
 	/* 3. NAME.mod.c as modpost writes it, compiled */
 	p = xasprintf("%s/%s.o", dir, mod);
 	cmd = xasprintf("%s/%s.mod.c", dir, mod);
@@ -456,18 +455,12 @@ int fastbuild_module(struct session *s, const char *cache,
 	free(cmd);
 	if (i != 0)
 		goto out;
-	cmd = specialize(r.cc_mod, dir, mod);
-	i = run_sh(cmd, s->kernel_build, log);
-	free(cmd);
-	if (i != 0) {
+	if (run_recorded(s, r.cc_mod, log) != 0) {
 		why = "compiling NAME.mod.c failed";
 		goto out;
 	}
 	/* 4. NAME.ko, with the kernel's module linker script */
-	cmd = specialize(r.ld_ko, dir, mod);
-	i = run_sh(cmd, s->kernel_build, log);
-	free(cmd);
-	if (i != 0) {
+	if (run_recorded(s, r.ld_ko, log) != 0) {
 		why = "linking NAME.ko failed";
 		goto out;
 	}

@@ -74,7 +74,8 @@ static char *bufsize_define(struct session *s)
 /* ---- the per-kernel runtime object cache ----
  *
  * The runtime's objects depend only on the kernel build tree, the
- * runtime sources and the -D macros, so they are compiled once and kept
+ * runtime sources, the -D macros and the -B make variables, so they are
+ * compiled once and kept
  * in CACHE/runtime/KVER-HASH/ (CACHE: $SYSTEMTAP_DIR/cache, else
  * ~/.systemtap/cache).  A build with a warm cache gets them as kbuild
  * "_shipped" files (runtime/NAME.o_shipped is copied to runtime/NAME.o
@@ -190,6 +191,9 @@ static char *runtime_cache_dir(struct session *s, struct rt_file *f, int n)
 	}
 	for (i = 0; i < s->defines.n; i++)
 		fnv(&h, s->defines.items[i], strlen(s->defines.items[i]) + 1);
+	fnv(&h, "-B", 3);          /* make variables (KCFLAGS=...) */
+	for (i = 0; i < s->make_vars.n; i++)
+		fnv(&h, s->make_vars.items[i], strlen(s->make_vars.items[i]) + 1);
 	{
 		char *bs = bufsize_define(s);
 		if (bs)
@@ -430,7 +434,7 @@ int kbuild_module(struct session *s, const char *csource, char **ko)
 {
 	struct strbuf mk = {0}, objs = {0};
 	char *dir = s->tmpdir, *p, *log, *out, *cache;
-	char *argv[8];
+	struct vec argv = {0};
 	struct stat st;
 	struct rt_file *rt = NULL;
 	int i, rc, nrt, warm;
@@ -461,7 +465,12 @@ int kbuild_module(struct session *s, const char *csource, char **ko)
 		fprintf(stderr, "stap: runtime objects: %s%s\n",
 			warm ? "cached in " : cache ? "compiling, to cache in " :
 			"compiling (no cache)", cache ? cache : "");
-	if (warm && try_fastbuild(s, cache, rt, nrt, ko) == 0) {
+	/* -B NAME=VAL are make's variables: only a run of make takes them */
+	if (s->make_vars.n && stp_verbose)
+		fprintf(stderr, "stap: pass 4 with kbuild: -B make variables "
+			"given\n");
+	if (warm && !s->make_vars.n &&
+	    try_fastbuild(s, cache, rt, nrt, ko) == 0) {
 		free_runtime(rt, nrt);
 		free(cache);
 		return 0;
@@ -489,15 +498,18 @@ int kbuild_module(struct session *s, const char *csource, char **ko)
 		return -1;
 
 	log = xasprintf("%s/build.log", dir);
-	argv[0] = "make";
-	argv[1] = "-C";
-	argv[2] = (char *)s->kernel_build;
-	argv[3] = p = xasprintf("M=%s", dir);
-	argv[4] = "-j2";
-	argv[5] = "modules";
-	argv[6] = NULL;
-	rc = run_make(argv, log);
+	vec_push(&argv, "make");
+	vec_push(&argv, "-C");
+	vec_push(&argv, (char *)s->kernel_build);
+	vec_push(&argv, p = xasprintf("M=%s", dir));
+	vec_push(&argv, "-j2");
+	for (i = 0; i < s->make_vars.n; i++)   /* -B NAME=VAL */
+		vec_push(&argv, s->make_vars.items[i]);
+	vec_push(&argv, "modules");
+	vec_push(&argv, NULL);
+	rc = run_make((char **)argv.items, log);
 	free(p);
+	free(argv.items);
 	if (rc != 0 || stp_verbose > 2) {
 		char *text = read_file(log, NULL);
 		if (text)
@@ -520,7 +532,7 @@ int kbuild_module(struct session *s, const char *csource, char **ko)
 		cache_store(dir, cache, rt, nrt);
 	/* only a module name that cannot occur elsewhere in the commands
 	 * (stap_<hash>...) can stand for any module name in the recipe */
-	if (cache && !strncmp(s->module_name, "stap_", 5) &&
+	if (cache && !s->make_vars.n && !strncmp(s->module_name, "stap_", 5) &&
 	    strlen(s->module_name) >= 16)
 		fastbuild_record(dir, s->module_name, cache);
 	free_runtime(rt, nrt);

@@ -243,7 +243,9 @@ static void gen_embedded_function(struct strbuf *o, struct functiondecl *fn)
 		struct sym *p = fn->params.items[i];
 		strbuf_printf(o, "#define STAP_ARG_%s a_%s\n", p->name, p->name);
 	}
-	strbuf_printf(o, "\t{\n%s\n\t}\n\tgoto __stp_out;\n__stp_out:\n",
+	/* deref_fault: where kread() & co. go on a fault (stp_deref.h) */
+	strbuf_printf(o, "\t{\n%s\n\t}\n\tgoto __stp_out;\n"
+		      "deref_fault: __attribute__((unused));\n__stp_out:\n",
 		      fn->embedded_c);
 	strbuf_add(o, "#undef CONTEXT\n#undef STAP_RETVALUE\n#undef STAP_RETURN\n"
 		   "#undef STAP_ERROR\n#undef STAP_LOC\n");
@@ -1006,7 +1008,7 @@ static int gen_kaddr(struct session *s, struct strbuf *o)
 
 int codegen(struct session *s, struct strbuf *o)
 {
-	int i, rc = 0, dump, usyms;
+	int i, rc = 0, dump, usyms, klines;
 	char *q = c_quote(s->script_file, strlen(s->script_file));
 	dump_session = s;
 	pcpu_classify(s);
@@ -1077,14 +1079,19 @@ int codegen(struct session *s, struct strbuf *o)
 	usyms = gen_usyms(s, o);
 	if (usyms < 0)
 		rc = -1;
+	klines = gen_klines(s, o);
+	if (klines < 0)
+		rc = -1;
 	strbuf_printf(o, "const struct stp_module_desc stp_module = {\n"
 		      "\t.script_name = %s,\n\t.probes = stp_probes,\n"
 		      "\t.nprobes = %d,\n\t.init_globals = stp_init_globals,\n"
 		      "\t.locks = stp_global_locks,\n\t.nlocks = %d,\n"
 		      "\t.maps = stp_maps,\n\t.nmaps = STP_NMAPS,\n"
-		      "\t.upaths = stp_upaths,\n\t.usyms = %s,\n};\n",
+		      "\t.upaths = stp_upaths,\n\t.usyms = %s,\n"
+		      "\t.klines = %s,\n};\n",
 		      q, s->derived.n + dump, s->globals.n,
-		      usyms > 0 ? "&stp_usyms" : "NULL");
+		      usyms > 0 ? "&stp_usyms" : "NULL",
+		      klines > 0 ? "&stp_klines" : "NULL");
 	free(q);
 	return rc;
 }

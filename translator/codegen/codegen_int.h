@@ -102,10 +102,20 @@ char *tvar_gen(struct gen *g, struct expr *e);
  * @value into target variable @e (a register or memory). */
 void tvar_gen_store(struct gen *g, struct expr *e, const char *value);
 
+/* uses_pragma - 1 if the embedded C of a used function has the comment
+ * @pragma ("pragma:usyms", as SystemTap's pragma:vma): it needs a table
+ * in the module (usyms_gen.c). */
+int uses_pragma(const struct session *s, const char *pragma);
+
 /* gen_usyms - emit the user-space symbol and unwind tables
  * (stp_usyms, usyms_gen.c) when the script needs them.  Returns 1 when
  * emitted, 0 when not needed, -1 after an error message. */
 int gen_usyms(struct session *s, struct strbuf *o);
+
+/* gen_klines - emit the kernel's line table (stp_klines, klines_gen.c)
+ * when a used function's embedded C has pragma:lines.  Returns 1 when
+ * emitted, 0 when not needed, -1 after an error message. */
+int gen_klines(struct session *s, struct strbuf *o);
 
 /* share.c: one handler for probe points whose bodies generate the same C.
  * share_handler - @text is the generated handler @name; returns the name

@@ -16,34 +16,23 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* needs_usyms - a used function asks for the tables */
-static int needs_usyms(const struct session *s)
+int uses_pragma(const struct session *s, const char *pragma)
 {
 	int i;
 
-	if (s->user_modules.n)
-		return 1;
 	for (i = 0; i < s->functions.n; i++) {
 		const struct functiondecl *fn = s->functions.items[i];
 
-		if (fn->embedded_c && strstr(fn->embedded_c, "pragma:usyms"))
+		if (fn->embedded_c && strstr(fn->embedded_c, pragma))
 			return 1;
 	}
 	return 0;
 }
 
-/* needs_ulines - a used function asks for line tables too */
-static int needs_ulines(const struct session *s)
+/* needs_usyms - -d, or a used function asks for the tables */
+static int needs_usyms(const struct session *s)
 {
-	int i;
-
-	for (i = 0; i < s->functions.n; i++) {
-		const struct functiondecl *fn = s->functions.items[i];
-
-		if (fn->embedded_c && strstr(fn->embedded_c, "pragma:ulines"))
-			return 1;
-	}
-	return 0;
+	return s->user_modules.n || uses_pragma(s, "pragma:usyms");
 }
 
 /* add - append target path @t (host file @h) unless it is there; takes
@@ -217,7 +206,7 @@ static void gen_file(struct strbuf *o, int k, const struct ustab *t)
 int gen_usyms(struct session *s, struct strbuf *o)
 {
 	struct vec tg = {0}, ho = {0}, tabs = {0};
-	int i, rc, lines = needs_ulines(s);
+	int i, rc, lines = uses_pragma(s, "pragma:ulines");
 
 	if (!needs_usyms(s))
 		return 0;

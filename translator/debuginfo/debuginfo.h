@@ -165,6 +165,25 @@ int dbg_find_tracepoints(struct session *s, const char *sys, const char *name,
  * debuginfo is installed and --btf was not given, else BTF.  NULL after
  * a diagnostic saying what to install.  (debuginfo.c) */
 struct dbg_provider *dbg_provider_for(struct session *s);
+
+/* One row of a line table: from address addr (link-time) on, source
+ * line @line (0: none) of files[@file]; seq: order in the table. */
+struct dbg_line {
+	uint64_t addr;
+	uint32_t line, file;
+	size_t seq;
+};
+
+/* dbg_kernel_lines - the kernel's (vmlinux's) whole line table from its
+ * DWARF .debug_line, sorted by address, one row per address, only rows
+ * that change the line or file (~2 million), in *@rows (heap); the
+ * source files ("fs/read_write.c", char *) appended to @files; the
+ * link-time address of _printk (the anchor the runtime finds the KASLR
+ * offset by) in *@printk_addr.  Returns the number of rows, or -1 with a
+ * heap message in *@why (no DWARF, no _printk).  Takes a few seconds.
+ * (dwarf/lines.c) */
+long dbg_kernel_lines(struct session *s, struct dbg_line **rows,
+		      struct vec *files, uint64_t *printk_addr, char **why);
 /* dbg_btf_for - the session's BTF provider (for tracepoints, which BTF
  * always describes), or NULL after a diagnostic.  (debuginfo.c) */
 struct dbg_provider *dbg_btf_for(struct session *s);

@@ -6,6 +6,7 @@
  * debuginfo is found by build-id under /usr/lib/debug/.build-id. */
 #include "debuginfo/debuginfo.h"
 #include "dwarf/dwarf_int.h"
+#include "uelf_int.h"
 
 #include <gelf.h>
 
@@ -13,10 +14,8 @@
 #include <fnmatch.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* ---- the program's DWARF through the kernel side's provider ---- */
 
@@ -31,6 +30,7 @@ static struct dw_mod *user_mod(const char *host, const char *target,
 	const char *base;
 	char *err = NULL;
 	int i, fd;
+	Elf *e;
 	for (i = 0; i < mods.n; i++) {
 		m = mods.items[i];
 		if (!strcmp(m->path, host))
@@ -55,13 +55,10 @@ static struct dw_mod *user_mod(const char *host, const char *target,
 	}
 	m->user = 1;
 	m->upath = xstrdup(target);
-	fd = open(host, O_RDONLY);
-	if (fd >= 0) {
-		Elf *e;
+	e = uelf_open(host, &fd, NULL);
+	if (e) {
 		size_t np, k;
-		elf_version(EV_CURRENT);
-		e = elf_begin(fd, ELF_C_READ, NULL);
-		if (e && elf_getphdrnum(e, &np) == 0)
+		if (elf_getphdrnum(e, &np) == 0)
 			for (k = 0; k < np; k++) {
 				GElf_Phdr ph;
 				if (gelf_getphdr(e, (int)k, &ph) &&
@@ -70,9 +67,7 @@ static struct dw_mod *user_mod(const char *host, const char *target,
 					break;
 				}
 			}
-		if (e)
-			elf_end(e);
-		close(fd);
+		uelf_close(e, fd);
 	}
 	vec_push(&mods, m);
 	return m;
@@ -213,21 +208,14 @@ struct ctype *udwarf_lookup_type(struct session *s,
 				 char **why)
 {
 	struct dw_mod *m = module_mod(s, fn, module, why);
-	static const char *const tries[] = { "struct %s", "%s", "union %s",
-					     "enum %s" };
-	size_t i;
+	struct ctype *t;
 	if (!m)
 		return NULL;
-	for (i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
-		char *full = xasprintf(tries[i], name);
-		Dwarf_Die d;
-		int rc = dw_find_type_die(m, full, &d);
-		free(full);
-		if (rc == 0)
-			return dw_ctype(m, &d);
-	}
-	*why = xasprintf("no type '%s' in the DWARF of %s", name, m->upath);
-	return NULL;
+	t = dw_find_type_any(m, name);
+	if (!t)
+		*why = xasprintf("no type '%s' in the DWARF of %s", name,
+				 m->upath);
+	return t;
 }
 
 int udwarf_lookup_global(struct session *s, const struct dbg_function *fn,

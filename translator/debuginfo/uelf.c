@@ -2,6 +2,7 @@
  * finding the program ($PATH, --sysroot) and its function symbols with
  * libelf (see uelf.h). */
 #include "debuginfo/uelf.h"
+#include "uelf_int.h"
 
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -96,20 +97,45 @@ int uelf_glob(const char *pattern, const char *sysroot, struct vec *out)
 	return n;
 }
 
+Elf *uelf_open(const char *host, int *fd, char **err)
+{
+	Elf *elf;
+	elf_version(EV_CURRENT);
+	*fd = open(host, O_RDONLY);
+	if (*fd < 0) {
+		if (err)
+			*err = xasprintf("cannot open %s", host);
+		return NULL;
+	}
+	elf = elf_begin(*fd, ELF_C_READ, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		if (err)
+			*err = xasprintf("%s is not an ELF file", host);
+		uelf_close(elf, *fd);
+		return NULL;
+	}
+	return elf;
+}
+
+void uelf_close(Elf *elf, int fd)
+{
+	if (elf)
+		elf_end(elf);
+	close(fd);
+}
+
 /* runpath - the DT_RUNPATH (else DT_RPATH) string of ELF file @f, heap,
  * or NULL */
 static char *runpath(const char *f)
 {
-	int fd = open(f, O_RDONLY);
-	Elf *elf;
+	int fd;
+	Elf *elf = uelf_open(f, &fd, NULL);
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	char *run = NULL, *rpath = NULL;
-	if (fd < 0)
+	if (!elf)
 		return NULL;
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	while (elf && (scn = elf_nextscn(elf, scn)))
+	while ((scn = elf_nextscn(elf, scn)))
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNAMIC) {
 			Elf_Data *d = elf_getdata(scn, NULL);
 			size_t i, n = d && sh.sh_entsize ?
@@ -128,9 +154,7 @@ static char *runpath(const char *f)
 					rpath = xstrdup(v);
 			}
 		}
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	uelf_close(elf, fd);
 	if (run) {
 		free(rpath);
 		return run;
@@ -192,9 +216,7 @@ int uelf_resolve_lib(const char *lib, const char *prog_host,
 	return rc;
 }
 
-/* file_offset - the file offset of virtual address @a: by the PT_LOAD
- * segment containing it; (uint64_t)-1 when none does. */
-static uint64_t file_offset(Elf *elf, uint64_t a)
+uint64_t uelf_file_offset(Elf *elf, uint64_t a)
 {
 	size_t n, i;
 	GElf_Phdr ph;
@@ -207,14 +229,20 @@ static uint64_t file_offset(Elf *elf, uint64_t a)
 	return (uint64_t)-1;
 }
 
-/* symtab - the section of type @type, or NULL */
-static Elf_Scn *find_section(Elf *elf, Elf64_Word type, GElf_Shdr *sh)
+/* symbols - the first symbol table of type @type (SHT_SYMTAB,
+ * SHT_DYNSYM) of @elf: its header in *@sh, its entries in *@data and
+ * their number in *@n (0 when unreadable).  Returns 0 when @elf has no
+ * such section (*@data NULL, *@n 0), else 1. */
+static int symbols(Elf *elf, Elf64_Word type, GElf_Shdr *sh,
+		   Elf_Data **data, size_t *n)
 {
 	Elf_Scn *scn = NULL;
 	while ((scn = elf_nextscn(elf, scn)))
 		if (gelf_getshdr(scn, sh) && sh->sh_type == type)
-			return scn;
-	return NULL;
+			break;
+	*data = scn ? elf_getdata(scn, NULL) : NULL;
+	*n = *data && sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+	return scn != NULL;
 }
 
 static int by_addr(const void *a, const void *b)
@@ -227,30 +255,14 @@ int uelf_functions(const char *host, const char *pattern, struct vec *out,
 		   char **err)
 {
 	int fd, found = 0, start = out->n;
-	Elf *elf;
-	Elf_Scn *scn;
+	Elf *elf = uelf_open(host, &fd, err);
 	GElf_Shdr sh;
 	Elf_Data *data;
 	size_t i, nsyms;
-	elf_version(EV_CURRENT);
-	fd = open(host, O_RDONLY);
-	if (fd < 0) {
-		*err = xasprintf("cannot open %s", host);
+	if (!elf)
 		return -1;
-	}
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		*err = xasprintf("%s is not an ELF file", host);
-		if (elf)
-			elf_end(elf);
-		close(fd);
-		return -1;
-	}
-	scn = find_section(elf, SHT_SYMTAB, &sh);
-	if (!scn)
-		scn = find_section(elf, SHT_DYNSYM, &sh);
-	data = scn ? elf_getdata(scn, NULL) : NULL;
-	nsyms = data && sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+	if (!symbols(elf, SHT_SYMTAB, &sh, &data, &nsyms))
+		symbols(elf, SHT_DYNSYM, &sh, &data, &nsyms);
 	for (i = 0; i < nsyms; i++) {
 		GElf_Sym sym;
 		const char *name;
@@ -269,7 +281,7 @@ int uelf_functions(const char *host, const char *pattern, struct vec *out,
 		for (j = start; j < out->n && !dup; j++)
 			dup = ((struct uelf_sym *)out->items[j])->addr ==
 			      sym.st_value;
-		off = file_offset(elf, sym.st_value);
+		off = uelf_file_offset(elf, sym.st_value);
 		if (dup || off == (uint64_t)-1)
 			continue;
 		u = xcalloc(1, sizeof(*u));
@@ -281,26 +293,20 @@ int uelf_functions(const char *host, const char *pattern, struct vec *out,
 		found++;
 	}
 	qsort(out->items + start, found, sizeof(void *), by_addr);
-	elf_end(elf);
-	close(fd);
+	uelf_close(elf, fd);
 	return found;
 }
 
 int uelf_exported(const char *host, const char *name)
 {
 	int fd, found = 0;
-	Elf *elf;
-	Elf_Scn *scn;
+	Elf *elf = uelf_open(host, &fd, NULL);
 	GElf_Shdr sh;
 	Elf_Data *data;
 	size_t i, nsyms;
-	elf_version(EV_CURRENT);
-	if ((fd = open(host, O_RDONLY)) < 0)
+	if (!elf)
 		return 0;
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	scn = elf ? find_section(elf, SHT_DYNSYM, &sh) : NULL;
-	data = scn ? elf_getdata(scn, NULL) : NULL;
-	nsyms = data && sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+	symbols(elf, SHT_DYNSYM, &sh, &data, &nsyms);
 	for (i = 0; i < nsyms && !found; i++) {
 		GElf_Sym sym;
 		const char *n;
@@ -314,14 +320,11 @@ int uelf_exported(const char *host, const char *name)
 			(b == STB_GLOBAL || b == STB_WEAK) &&
 			sym.st_shndx != SHN_UNDEF && n && !strcmp(n, name);
 	}
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	uelf_close(elf, fd);
 	return found;
 }
 
-/* section_named - the section called @name, its header in *@sh */
-static Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *sh)
+Elf_Scn *uelf_section_named(Elf *elf, const char *name, GElf_Shdr *sh)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstr;
@@ -341,31 +344,20 @@ static Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *sh)
 int uelf_plt(const char *host, const char *pattern, struct vec *out,
 	     char **err)
 {
-	int fd = open(host, O_RDONLY), found = 0;
-	Elf *elf;
+	int fd, found = 0;
+	Elf *elf = uelf_open(host, &fd, err);
 	Elf_Scn *rela, *plt, *dynsym;
 	GElf_Shdr rsh, psh, dsh;
 	Elf_Data *rd, *dd;
 	uint64_t base, first;
 	size_t i, n;
-	if (fd < 0) {
-		*err = xasprintf("cannot open %s", host);
+	if (!elf)
 		return -1;
-	}
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		*err = xasprintf("%s is not an ELF file", host);
-		if (elf)
-			elf_end(elf);
-		close(fd);
-		return -1;
-	}
-	rela = section_named(elf, ".rela.plt", &rsh);
-	plt = section_named(elf, ".plt.sec", &psh);
+	rela = uelf_section_named(elf, ".rela.plt", &rsh);
+	plt = uelf_section_named(elf, ".plt.sec", &psh);
 	first = 0;
 	if (!plt) {
-		plt = section_named(elf, ".plt", &psh);
+		plt = uelf_section_named(elf, ".plt", &psh);
 		first = 1;      /* PLT0 first */
 	}
 	dynsym = rela ? elf_getscn(elf, rsh.sh_link) : NULL;
@@ -387,7 +379,7 @@ int uelf_plt(const char *host, const char *pattern, struct vec *out,
 		name = elf_strptr(elf, dsh.sh_link, sym.st_name);
 		if (!name || !*name || fnmatch(pattern, name, 0) ||
 		    a + 16 > base + psh.sh_size ||
-		    (off = file_offset(elf, a)) == (uint64_t)-1)
+		    (off = uelf_file_offset(elf, a)) == (uint64_t)-1)
 			continue;
 		u = xcalloc(1, sizeof(*u));
 		u->name = xstrdup(name);
@@ -397,25 +389,19 @@ int uelf_plt(const char *host, const char *pattern, struct vec *out,
 		vec_push(out, u);
 		found++;
 	}
-	elf_end(elf);
-	close(fd);
+	uelf_close(elf, fd);
 	return found;
 }
 
 int64_t uelf_offset(const char *host, uint64_t addr)
 {
-	int fd = open(host, O_RDONLY);
-	Elf *elf;
-	uint64_t off = (uint64_t)-1;
-	if (fd < 0)
+	int fd;
+	Elf *elf = uelf_open(host, &fd, NULL);
+	uint64_t off;
+	if (!elf)
 		return -1;
-	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (elf && elf_kind(elf) == ELF_K_ELF)
-		off = file_offset(elf, addr);
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	off = uelf_file_offset(elf, addr);
+	uelf_close(elf, fd);
 	return off == (uint64_t)-1 ? -1 : (int64_t)off;
 }
 

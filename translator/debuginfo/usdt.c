@@ -8,48 +8,29 @@
  * signed value) with GNU as operands on x86-64: %reg, $imm, OFF(%reg).
  */
 #include "debuginfo/debuginfo.h"
+#include "uelf_int.h"
 
 #include <ctype.h>
-#include <fcntl.h>
 #include <fnmatch.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define NT_STAPSDT 3
 
+/* file_offset - uelf_file_offset(), 0 when no segment holds @a */
 static uint64_t file_offset(Elf *elf, uint64_t a)
 {
-	size_t n, i;
-	GElf_Phdr ph;
-	if (elf_getphdrnum(elf, &n) != 0)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (gelf_getphdr(elf, i, &ph) && ph.p_type == PT_LOAD &&
-		    a >= ph.p_vaddr && a < ph.p_vaddr + ph.p_filesz)
-			return a - (ph.p_vaddr - ph.p_offset);
-	return 0;
+	uint64_t off = uelf_file_offset(elf, a);
+	return off == (uint64_t)-1 ? 0 : off;
 }
 
 /* base_addr - the address of section .stapsdt.base, 0 if none */
 static uint64_t base_addr(Elf *elf)
 {
-	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
-	size_t shstr;
-	if (elf_getshdrstrndx(elf, &shstr) != 0)
-		return 0;
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *nm;
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		nm = elf_strptr(elf, shstr, sh.sh_name);
-		if (nm && !strcmp(nm, ".stapsdt.base"))
-			return sh.sh_addr;
-	}
-	return 0;
+	return uelf_section_named(elf, ".stapsdt.base", &sh) ? sh.sh_addr : 0;
 }
 
 static void add_note(Elf *elf, const char *d, size_t len, uint64_t base,
@@ -93,24 +74,12 @@ int usdt_notes(const char *host, const char *prov, const char *name,
 	       struct vec *out, char **err)
 {
 	int fd, found = 0;
-	Elf *elf;
+	Elf *elf = uelf_open(host, &fd, err);
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	uint64_t base;
-	elf_version(EV_CURRENT);
-	fd = open(host, O_RDONLY);
-	if (fd < 0) {
-		*err = xasprintf("cannot open %s", host);
+	if (!elf)
 		return -1;
-	}
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		*err = xasprintf("%s is not an ELF file", host);
-		if (elf)
-			elf_end(elf);
-		close(fd);
-		return -1;
-	}
 	base = base_addr(elf);
 	while ((scn = elf_nextscn(elf, scn))) {
 		Elf_Data *data;
@@ -129,8 +98,7 @@ int usdt_notes(const char *host, const char *prov, const char *name,
 					 &found);
 		}
 	}
-	elf_end(elf);
-	close(fd);
+	uelf_close(elf, fd);
 	return found;
 }
 

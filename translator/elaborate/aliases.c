@@ -237,6 +237,26 @@ static struct stmt *guard_body(struct expr *cond, struct stmt *body)
 	return block_of(ifs, stmt_copy(body), &body->loc);
 }
 
+/* alias_probe - a new probe (no points yet) for alias @a named by point
+ * @pp of probe @p: @p's body after @a's (before it for an epilogue
+ * alias), guarded by @pp's condition; *@ch = the alias chain
+ * "ALIAS <- @chain" (heap). */
+static struct probe *alias_probe(struct probe *p, struct probe_alias *a,
+				 struct probe_point *pp, const char *chain,
+				 char **ch)
+{
+	char *name = probe_point_str(a->name);
+	struct probe *np;
+	*ch = chain ? xasprintf("%s <- %s", name, chain) : xstrdup(name);
+	free(name);
+	np = new_probe(&p->loc, a->epilogue ?
+		       block_of(stmt_copy(p->body), stmt_copy(a->body), &p->loc) :
+		       block_of(stmt_copy(a->body), stmt_copy(p->body), &p->loc));
+	if (pp->cond)
+		np->body = guard_body(pp->cond, np->body);
+	return np;
+}
+
 static int expand_probe(struct session *s, struct probe *p, int depth,
 			struct probe_point *user_pp, const char *chain);
 
@@ -292,7 +312,7 @@ static int resolve_suffix(struct session *s, struct probe *p,
 		for (int i = 0; i < n; i++) {
 			struct probe_alias *a = index_items[from + i].a;
 			struct probe *np;
-			char *name, *ch;
+			char *ch;
 			int rc, j, c, seen = 0;
 			if (!pp_matches_alias(&pre, a->name))
 				continue;
@@ -305,15 +325,7 @@ static int resolve_suffix(struct session *s, struct probe *p,
 				return -1;
 			}
 			matched++;
-			name = probe_point_str(a->name);
-			ch = chain ? xasprintf("%s <- %s", name, chain)
-				   : xstrdup(name);
-			free(name);
-			np = new_probe(&p->loc, a->epilogue ?
-				block_of(stmt_copy(p->body), stmt_copy(a->body), &p->loc) :
-				block_of(stmt_copy(a->body), stmt_copy(p->body), &p->loc));
-			if (pp->cond)
-				np->body = guard_body(pp->cond, np->body);
+			np = alias_probe(p, a, pp, chain, &ch);
 			for (j = 0; j < a->points.n; j++) {
 				struct probe_point *t = a->points.items[j];
 				struct probe_point *q = xmalloc(sizeof(*q));
@@ -331,6 +343,8 @@ static int resolve_suffix(struct session *s, struct probe *p,
 			active.n--;
 			if (rc < 0)
 				return -1;
+			if (rc > 0)
+				vec_push(&s->aliases_used, a);
 			made += rc;
 		}
 		if (matched)
@@ -363,7 +377,7 @@ static int resolve_point(struct session *s, struct probe *p,
 	for (i = 0; i < al.n; i++) {
 		struct probe_alias *a = al.items[i];
 		struct probe *np;
-		char *name, *ch;
+		char *ch;
 		int rc;
 		if (!pp_matches_alias(pp, a->name))
 			continue;
@@ -390,14 +404,7 @@ static int resolve_point(struct session *s, struct probe *p,
 			free(al.items);
 			return -1;
 		}
-		name = probe_point_str(a->name);
-		ch = chain ? xasprintf("%s <- %s", name, chain) : xstrdup(name);
-		free(name);
-		np = new_probe(&p->loc, a->epilogue ?
-			       block_of(stmt_copy(p->body), stmt_copy(a->body), &p->loc) :
-			       block_of(stmt_copy(a->body), stmt_copy(p->body), &p->loc));
-		if (pp->cond)
-			np->body = guard_body(pp->cond, np->body);
+		np = alias_probe(p, a, pp, chain, &ch);
 		np->points = a->points;
 		vec_push(&active, a);
 		rc = expand_probe(s, np, depth + 1, user_pp ? user_pp : pp, ch);
@@ -406,6 +413,8 @@ static int resolve_point(struct session *s, struct probe *p,
 			free(al.items);
 			return -1;
 		}
+		if (rc > 0)
+			vec_push(&s->aliases_used, a);
 		made += rc;
 	}
 	free(al.items);

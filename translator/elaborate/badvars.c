@@ -96,29 +96,49 @@ static int is_tvar(const struct expr *e)
 	       (e->kind == E_CAST && e->name);
 }
 
+/* tvar_read - @e is a target expression read (not an operand of
+ * @defined, whose subtree the walk skips: *@skip set) */
+static int tvar_read(const struct expr *e, int *skip)
+{
+	if (e->kind == E_DEFINED) {
+		*skip = 1;
+		return 0;
+	}
+	return is_tvar(e);
+}
+
+/* bad_points - how many of the derived points of probe c->p target
+ * expression @e does not resolve in (with @first: 1 at the first, not
+ * asking the others), their number in *@n; a probe with none counts
+ * as one point, outside any (*@n 0 when @e resolves there). */
+static int bad_points(struct probe_ctx *c, struct expr *e, int first,
+		      int *n)
+{
+	int bad = 0;
+	*n = 0;
+	for (int i = 0; i < c->s->derived.n; i++) {
+		struct derived_probe *d = c->s->derived.items[i];
+		if (d->probe != c->p)
+			continue;
+		(*n)++;
+		bad += !resolves_in(c->s, d, e);
+		if (bad && first)
+			return bad;
+	}
+	if (!*n)
+		bad = *n = !resolves_in(c->s, NULL, e);
+	return bad;
+}
+
 /* find_bad - sets c->any_bad when target expression @e fails to
  * resolve for a point of the probe (@defined's operands are not reads) */
 static void find_bad(void *arg, struct expr *e, int *skip)
 {
 	struct probe_ctx *c = arg;
-	int n = 0;
-	if (e->kind == E_DEFINED) {
-		*skip = 1;
+	int n;
+	if (!tvar_read(e, skip) || c->any_bad)
 		return;
-	}
-	if (!is_tvar(e) || c->any_bad)
-		return;
-	for (int i = 0; i < c->s->derived.n; i++) {
-		struct derived_probe *d = c->s->derived.items[i];
-		if (d->probe != c->p)
-			continue;
-		n++;
-		if (!resolves_in(c->s, d, e)) {
-			c->any_bad = 1;
-			return;
-		}
-	}
-	if (!n && !resolves_in(c->s, NULL, e))
+	if (bad_points(c, e, 1, &n))
 		c->any_bad = 1;
 }
 
@@ -181,22 +201,10 @@ static void drop_dead(struct probe_ctx *c)
 static void zero_bad(void *arg, struct expr *e, int *skip)
 {
 	struct probe_ctx *c = arg;
-	int n = 0, bad = 0, pretty;
-	if (e->kind == E_DEFINED) {
-		*skip = 1;
+	int n, bad, pretty;
+	if (!tvar_read(e, skip))
 		return;
-	}
-	if (!is_tvar(e))
-		return;
-	for (int i = 0; i < c->s->derived.n; i++) {
-		struct derived_probe *d = c->s->derived.items[i];
-		if (d->probe != c->p)
-			continue;
-		n++;
-		bad += !resolves_in(c->s, d, e);
-	}
-	if (!n)
-		bad = n = !resolves_in(c->s, NULL, e);
+	bad = bad_points(c, e, 0, &n);
 	if (!bad || bad != n)
 		return;
 	*skip = 1;

@@ -1159,6 +1159,26 @@ static void check_duplicates(struct stapfile *f)
 	}
 }
 
+/* use_all_lib_functions - stap --dump-functions: add to @worklist every
+ * public tapset function a call would bind to (the first of a name and
+ * arity, as find_function() picks), so that all are resolved and typed. */
+static void use_all_lib_functions(struct session *s, struct vec *worklist)
+{
+	int i, j, exists;
+	for (i = 0; i < s->library.n; i++) {
+		struct stapfile *f = s->library.items[i];
+		for (j = 0; j < f->functions.n; j++) {
+			struct functiondecl *fn = f->functions.items[j];
+			if (fn->used || fn->is_private ||
+			    find_function(s, fn->name, fn->params.n,
+					  &exists) != fn)
+				continue;
+			fn->used = 1;
+			vec_push(worklist, fn);
+		}
+	}
+}
+
 /* deleted_written - a 'delete NAME' writes NAME: once every use has fixed
  * the shapes, mark the deleted variables written. */
 static void deleted_written(struct session *s)
@@ -1236,6 +1256,8 @@ int elaborate(struct session *s)
 			vec_push(&sc.worklist, fn);
 		}
 	}
+	if (s->dump_functions)
+		use_all_lib_functions(s, &sc.worklist);
 	for (; done < sc.worklist.n; done++)
 		resolve_function(&sc, sc.worklist.items[done]);
 	for (i = 0; i < sc.worklist.n; i++)

@@ -54,6 +54,27 @@ void pprint_resolved(struct strbuf *out, const struct session *s);
  * (listing.c) */
 int list_probe_points(struct session *s, struct strbuf *out);
 
+/* ---- stap --dump-* (dump.c) ----
+ * Each appends its list to @out, one per line, sorted, without repeats,
+ * in SystemTap's format, and returns 0.  Names starting with '_' only
+ * with -v. */
+/* dump_probe_types - the point forms of the families: timer.ms(number);
+ * at s->privilege stapusr only those allowed there */
+int dump_probe_types(struct session *s, struct strbuf *out);
+/* dump_probe_aliases - the tapset aliases of @s (loaded by pass 1):
+ * NAME = POINT, POINT... (+= for epilogue aliases) */
+int dump_probe_aliases(struct session *s, struct strbuf *out);
+/* dump_functions - the public tapset functions of @s, resolved and typed
+ * by elaborate() (@s has an empty script and no other use after):
+ * NAME:TYPE (ARG:TYPE, ...), TYPE unknown for no value or not inferred */
+int dump_functions(struct session *s, struct strbuf *out);
+
+/* coverage_update - stap -q, after pass 2: count what @s compiled in the
+ * tapset coverage database $SYSTEMTAP_DIR/KVER.db (SystemTap's table
+ * "counts"; see coverage.c).  Returns 0, or -1 after a one-line message
+ * (the run goes on). */
+int coverage_update(struct session *s);
+
 /* ---- target variables (tvar.c) ----
  *
  * $name, $a->b[i], &$x, $$parms, $var$, $return, @entry(...), @cast(...),

@@ -191,7 +191,7 @@ static void lex_number(struct lexer *lx, struct token *t)
 	if (bad) {
 		diag_error(&t->loc, "malformed number '%s'", t->text);
 		lx->errors++;
-	} else if (overflow || (base == 10 && v > (uint64_t)INT64_MAX + 1)) {
+	} else if (overflow) {
 		diag_error(&t->loc, "number '%s' does not fit in 64 bits", t->text);
 		lx->errors++;
 	}

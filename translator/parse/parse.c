@@ -291,14 +291,16 @@ static struct expr *string_literal(struct parser *p)
 	return e;
 }
 
-/* A number token, negated when neg; checks the signed 64-bit range. */
+/* A number token, negated when neg.  As SystemTap, anything from
+ * LLONG_MIN to ULLONG_MAX is taken, the numbers above LLONG_MAX wrapping
+ * to negative ones (18446744073709551615 is -1); a negated number must
+ * not go below LLONG_MIN. */
 static struct expr *number_literal(struct parser *p, int neg, struct token *at)
 {
 	struct token *t = next(p);
 	struct expr *e = mk_expr(E_NUM, at ? at : t);
-	int decimal = !(t->text[0] == '0' && t->len > 1);
-	if (decimal && t->unum > (uint64_t)INT64_MAX && !neg)
-		fail_at(p, t, "number '%s' does not fit in a signed 64-bit long",
+	if (neg && t->unum > (uint64_t)INT64_MAX + 1)
+		fail_at(p, t, "number '-%s' does not fit in a signed 64-bit long",
 			t->text);
 	e->num = (int64_t)(neg ? (uint64_t)0 - t->unum : t->unum);
 	return e;

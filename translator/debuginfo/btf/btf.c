@@ -24,8 +24,6 @@
 
 static void init_provider(struct btf_prov *bp, struct session *s,
 			  struct btf *btf, char *source);
-static struct btf_prov *module_prov(struct btf_prov *kp, const char *name,
-				    char **why);
 
 /* DWARF numbers of rdi rsi rdx rcx r8 r9: the integer argument registers */
 static const int arg_regs[6] = { 5, 4, 1, 2, 8, 9 };
@@ -235,7 +233,7 @@ static struct ctype *lookup_type(struct dbg_provider *p, const char *name,
 	int f, k, stars = 0;
 	__u32 id = 0;
 	if (module && strcmp(module, "kernel") != 0 && !bp->module) {
-		struct btf_prov *mp = module_prov(bp, module, &why);
+		struct btf_prov *mp = btf_module_prov(bp, module, &why);
 		free(why);
 		return mp ? mp->p.lookup_type(&mp->p, name, NULL) : NULL;
 	}
@@ -273,9 +271,8 @@ static int cmp_fn_name(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* module_prov - the provider of module @name: its .ko's .BTF split over
- * the kernel's; NULL with a heap message in *@why. */
-static struct btf_prov *module_prov(struct btf_prov *kp, const char *name,
+/* btf_module_prov - see btf_int.h */
+struct btf_prov *btf_module_prov(struct btf_prov *kp, const char *name,
 				    char **why)
 {
 	struct btf_prov *mp;
@@ -314,7 +311,7 @@ static int find_functions(struct dbg_provider *p, const struct dbg_query *q,
 	char *why = NULL;
 	__u32 id;
 	int i, n = 0, exact = !strpbrk(q->func, "*?[");
-	if (q->module && (!(bp = module_prov(bp, q->module, &why)) ||
+	if (q->module && (!(bp = btf_module_prov(bp, q->module, &why)) ||
 			  !(k = ksyms_module(bp->s, q->module, &why)))) {
 		diag_error(NULL, "module(\"%s\") from BTF: %s", q->module, why);
 		free(why);

@@ -25,6 +25,12 @@ struct btf_prov {
 	struct vec modules;         /* the kernel's: struct btf_prov * */
 };
 
+/* btf_module_prov - the provider of module @name (kernel provider @kp):
+ * its .ko's .BTF split over the kernel's, loaded once per session; NULL
+ * with a heap message in *@why. */
+struct btf_prov *btf_module_prov(struct btf_prov *kp, const char *name,
+				 char **why);
+
 /* btf_ctype - the ctype of BTF type @id (0: void), with the spelling
  * SystemTap prints ("struct file*", "char const*", "size_t").  Built
  * once per id; struct members are filled lazily.  Never NULL. */
@@ -106,5 +112,26 @@ int tp_match_syscalls(struct session *s, struct btf_prov *bp,
 /* tp_syscall_filter - for a dbg_function of tp_match_syscalls: 1 (enter)
  * or 2 (exit) and the syscall number in *@nr; 0 for other functions. */
 int tp_syscall_filter(const struct dbg_function *fn, int64_t *nr);
+
+/* A tracepoint of a kernel module (modtp.c). */
+struct tp_modpoint {
+	char *module;               /* "kvm" ('_' for '-') */
+	char *name;                 /* "kvm_exit" */
+	char *path;                 /* the .ko */
+	char *sys;                  /* its TRACE_SYSTEM, "" if it has no
+	                             * trace event; NULL: not looked up yet */
+};
+
+/* tp_module_points - every tracepoint of the lab kernel's modules
+ * (SYSROOT/lib/modules/KVER/modules.order; a .ko's __tracepoints_strings
+ * names them), as struct tp_modpoint *, read once per session (~1000
+ * files: section headers and one section each).  Never NULL. */
+struct vec *tp_module_points(struct session *s);
+
+/* tp_modpoint_sys - @t's subsystem: the string the .system of its event
+ * class points to, followed through the .ko's relocations (event_NAME's
+ * .class -> event_class_CLASS, its .system -> "kvm"), member offsets
+ * from the kernel's BTF @kp; "" when it has no trace event.  Cached. */
+const char *tp_modpoint_sys(struct btf_prov *kp, struct tp_modpoint *t);
 
 #endif

@@ -98,6 +98,55 @@ static __u32 named_proto(struct btf_prov *bp, const char *name,
 	return proto;
 }
 
+/* match_modules - append the tracepoints of modules matching
+ * @psys:@pname: each one's prototype from its module's split BTF, its
+ * symbol "MODULE:NAME" (the runtime arms it when the module loads) */
+static void match_modules(struct tp_table *t, const char *psys,
+			  const char *pname, struct vec *out)
+{
+	struct vec *mp = tp_module_points(t->s);
+	int i;
+	for (i = 0; i < mp->n; i++) {
+		struct tp_modpoint *m = mp->items[i];
+		struct btf_prov *bp;
+		const struct btf_type *td;
+		const struct tp_event *e;
+		struct dbg_function *fn;
+		char *tdname, *why = NULL;
+		const char *sys;
+		int id;
+		__u32 proto;
+		if (fnmatch(pname, m->name, 0))
+			continue;
+		sys = tp_modpoint_sys(t->bp, m);
+		if (fnmatch(psys, sys, 0))
+			continue;
+		if (!(bp = btf_module_prov(t->bp, m->module, &why))) {
+			diag_warning(NULL, "tracepoint %s of module %s: %s",
+				     m->name, m->module, why);
+			free(why);
+			continue;
+		}
+		tdname = xasprintf("btf_trace_%s", m->name);
+		id = btf__find_by_name_kind(bp->btf, tdname, BTF_KIND_TYPEDEF);
+		free(tdname);
+		if (id <= 0 || !(td = btf__type_by_id(bp->btf, id)) ||
+		    !(proto = proto_of(bp, td)))
+			continue;
+		e = event_named(t, m->name);
+		fn = xcalloc(1, sizeof(*fn));
+		fn->prov = &bp->p;
+		fn->module = xstrdup(m->module);
+		fn->name = *sys ? xasprintf("%s:%s", sys, m->name) :
+				  xstrdup(m->name);
+		fn->symbol = xasprintf("%s:%s", m->module, m->name);
+		fn->is_tracepoint = 1;
+		fn->handle = (void *)(uintptr_t)named_proto(bp, m->name, e,
+							     proto);
+		vec_push(out, fn);
+	}
+}
+
 int dbg_find_tracepoints(struct session *s, const char *psys,
 			 const char *pname, struct vec *out)
 {
@@ -131,6 +180,10 @@ int dbg_find_tracepoints(struct session *s, const char *psys,
 		fn->handle = (void *)(uintptr_t)named_proto(bp, n, e, proto);
 		vec_push(out, fn);
 	}
+	/* the modules' too, unless one exact name already matched (names
+	 * are unique: a kernel one is not looked for again in ~1000 .ko) */
+	if (out->n == first || strpbrk(pname, "*?["))
+		match_modules(t, psys, pname, out);
 	tp_match_syscalls(s, bp, psys, pname, out);
 	for (i = first; i < out->n; i++) {
 		struct dbg_function *fn = out->items[i];

@@ -141,6 +141,10 @@ struct ctype *dw_lookup_type(struct dbg_provider *p, const char *name,
 /* dw_find_type_die - the defining DIE of named type @name ("struct x",
  * "size_t") from the index into @out; 0 or -1. */
 int dw_find_type_die(struct dw_mod *m, const char *name, Dwarf_Die *out);
+/* dw_find_type_any - the ctype of type @name of @m as a script names it:
+ * "struct @name", then "@name" (typedef, base type), "union @name",
+ * "enum @name", the first the index has; NULL when none. */
+struct ctype *dw_find_type_any(struct dw_mod *m, const char *name);
 
 /* loc2c.c */
 /* dw_loc2c - C for DWARF expression @ops[@nops] (of attribute @attr,

@@ -309,15 +309,11 @@ int dw_find_type_die(struct dw_mod *m, const char *name, Dwarf_Die *out)
 	return rc;
 }
 
-struct ctype *dw_lookup_type(struct dbg_provider *p, const char *name,
-			     const char *module)
+struct ctype *dw_find_type_any(struct dw_mod *m, const char *name)
 {
-	struct dw_mod *m = dw_mod_for((struct dw_prov *)p, module);
 	static const char *const tries[] = { "struct %s", "%s", "union %s",
 					     "enum %s" };
 	size_t i;
-	if (!m)
-		return NULL;
 	for (i = 0; i < sizeof(tries) / sizeof(tries[0]); i++) {
 		char *full = xasprintf(tries[i], name);
 		Dwarf_Die d;
@@ -327,4 +323,13 @@ struct ctype *dw_lookup_type(struct dbg_provider *p, const char *name,
 			return dw_ctype(m, &d);
 	}
 	return NULL;
+}
+
+struct ctype *dw_lookup_type(struct dbg_provider *p, const char *name,
+			     const char *module)
+{
+	struct dw_mod *m = dw_mod_for((struct dw_prov *)p, module);
+	if (!m)
+		return NULL;
+	return dw_find_type_any(m, name);
 }

@@ -62,9 +62,29 @@ static int params(Dwarf_Die *die, Dwarf_Die *out, int max)
 	return n;
 }
 
+/* concrete_fn - the out-of-line subprogram of @cu whose code holds @pc
+ * (the one with a frame base) into *@out; 0, or -1 when there is none. */
+static int concrete_fn(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out)
+{
+	Dwarf_Die c;
+	if (dwarf_child(cu, &c) != 0)
+		return -1;
+	do {
+		if (dwarf_tag(&c) == DW_TAG_subprogram &&
+		    dwarf_hasattr(&c, DW_AT_frame_base) && dwarf_haspc(&c, pc) > 0) {
+			*out = c;
+			return 0;
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return -1;
+}
+
 /* scopes - the DIEs whose variables are visible at fn->pc, from @die
  * (the function or inline instance) inwards; *@frame gets the
- * subprogram holding the frame base.  Returns the count (heap array). */
+ * subprogram holding the frame base (for an inline instance the
+ * function it was inlined into: libdw's scopes go on from an inline
+ * instance to its abstract definition, which has none).  Returns the
+ * count (heap array). */
 static int scopes(struct dbg_function *fn, Dwarf_Die *die, Dwarf_Die **out,
 		  Dwarf_Die *frame)
 {
@@ -88,6 +108,8 @@ static int scopes(struct dbg_function *fn, Dwarf_Die *die, Dwarf_Die **out,
 			*frame = sc[i];
 			break;
 		}
+	if (!dwarf_hasattr(frame, DW_AT_frame_base))
+		concrete_fn(&cu, fn->pc, frame);
 	res = xcalloc(mine < 0 ? 1 : mine + 1, sizeof(*res));
 	for (i = mine; i >= 0; i--) {
 		int tag = dwarf_tag(&sc[i]);
