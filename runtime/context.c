@@ -5,10 +5,10 @@
 #include <linux/slab.h>
 #include <linux/delay.h>
 #include <linux/preempt.h>
-#include <asm/local.h>
 #include "stp_hit.h"
 
 DEFINE_PER_CPU(struct stp_cpu *, stp_cpu_ptr);
+DEFINE_PER_CPU(unsigned long, stp_busy);
 
 static struct stp_cpu **stp_cpus;  /* [nr_cpu_ids], NULL if not possible */
 
@@ -118,7 +118,7 @@ static __always_inline void stp_run_common(const struct stp_probe_desc *p,
 	 * for every hit that saw the old state (no shared counter to bounce
 	 * between CPUs on every hit). */
 	preempt_disable();
-	stp_hit(p, regs, want, handler, entry_data, tp_args);
+	stp_hit(p, regs, want, handler, entry_data, tp_args, 0);
 	preempt_enable();
 }
 

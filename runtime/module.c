@@ -5,12 +5,14 @@
 #include <linux/mutex.h>
 #include "stp_internal.h"
 
-atomic_t stp_session_state = ATOMIC_INIT(STP_STATE_LOADED);
+union stp_gate stp_gate = {
+	.state = ATOMIC_INIT(STP_STATE_LOADED),
+	.exit_requested = ATOMIC_INIT(0),
+};
 atomic_t stp_errors = ATOMIC_INIT(0);
 atomic_t stp_skipped = ATOMIC_INIT(0);
 atomic_t stp_skipped_reentrant = ATOMIC_INIT(0);
 atomic_t stp_skipped_lock = ATOMIC_INIT(0);
-atomic_t stp_exit_requested = ATOMIC_INIT(0);
 atomic_t stp_error_exit = ATOMIC_INIT(0);
 
 static DEFINE_MUTEX(stp_session_mutex);

@@ -40,7 +40,7 @@ static int stp_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct stp_probe_rt *r = container_of(kp, struct stp_probe_rt, u.kp);
 
-	return stp_kprobe_hit(kp, regs, r->p->handler);
+	return stp_kprobe_hit(kp, regs, r->p->handler, 0);
 }
 
 /* stp_kretprobe_rt - the probe of kretprobe instance @ri, or NULL when
@@ -65,7 +65,8 @@ static int stp_kretprobe_fn(struct kretprobe_instance *ri,
 		 * run started (registration) or after exit() */
 		return 0;
 	preempt_disable();
-	stp_hit(r->p, regs, STP_STATE_RUNNING, r->p->handler, ri->data, NULL);
+	stp_hit(r->p, regs, STP_STATE_RUNNING, r->p->handler, ri->data, NULL,
+		0);
 	preempt_enable();
 	return 0;
 }
@@ -82,7 +83,7 @@ static int stp_kretprobe_entry(struct kretprobe_instance *ri,
 		return 0;
 	preempt_disable();
 	stp_hit(r->p, regs, STP_STATE_RUNNING, r->p->entry_handler, ri->data,
-		NULL);
+		NULL, 0);
 	preempt_enable();
 	return 0;
 }

@@ -11,15 +11,11 @@
 #include <linux/hrtimer.h>
 #include <linux/kprobes.h>
 #include <linux/preempt.h>
-#include <asm/local.h>
 #include "stp_internal.h"
 
 /* Everything one CPU needs for a probe hit; allocated once at module
  * load, never on the stack. */
 struct stp_cpu {
-	local_t busy;              /* 1 while a handler owns ctx; only this
-	                            * CPU touches it (interrupts and NMIs
-	                            * included), so no bus-locked operation */
 	struct stp_print_buf pb;   /* this hit's output */
 #ifdef STP_TIMING
 	struct stp_stat *timing;   /* -t: [stp_module.nprobes], this CPU's
@@ -46,6 +42,9 @@ struct stp_probe_rt {
 /* This CPU's stp_cpu (context.c; NULL until stp_contexts_alloc): one
  * per-CPU load on the hit path. */
 DECLARE_PER_CPU(struct stp_cpu *, stp_cpu_ptr);
+/* 1 while a hit owns this CPU's stp_cpu (context.c); only this CPU
+ * touches it (its interrupts and NMIs included). */
+DECLARE_PER_CPU(unsigned long, stp_busy);
 
 /* stp_hit_finish - the end of a hit whose handler recorded an error or
  * printed: report/flush (context.c, out of line: rare or slow anyway). */
@@ -75,7 +74,10 @@ void stp_timing_add(struct stp_cpu *sc, const struct stp_probe_desc *p,
  * stp_hit - run @handler for probe @p on this CPU's context if the
  * session is in state @want; @entry_data is a .return probe's instance
  * data, @tp_args (12, or NULL) the tracepoint arguments.  A hit inside a
- * hit on this CPU is skipped and counted.
+ * hit on this CPU is skipped and counted.  @light (a constant): the
+ * translator found that @handler reads nothing of the context but
+ * c->error and cannot print, and counts its statements in a local
+ * (codegen's light_body): the fields nothing reads are then not reset.
  * Context: preemption disabled by the caller (the kernel does it for
  * kprobe and kretprobe handlers; stp_run_common does it for the others,
  * so that stp_wait_probes_idle()'s grace period covers every hit);
@@ -85,44 +87,61 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 				    struct pt_regs *regs, int want,
 				    void (*handler)(struct stp_context *c),
 				    void *entry_data,
-				    const unsigned long *tp_args)
+				    const unsigned long *tp_args, int light)
 {
 	struct stp_cpu *sc;
 	struct stp_context *c;
 	cycles_t t0 = 0;           /* -t: the hit's start */
 
-	if (atomic_read(&stp_session_state) != want)
-		return;
 	/* After exit() (or too many errors) only end probes run, as in
-	 * SystemTap: the run is already stopping. */
-	if (want != STP_STATE_STOPPING && atomic_read(&stp_exit_requested))
+	 * SystemTap: the run is already stopping.  Both tests in one load,
+	 * compared with a constant. */
+	if (want != STP_STATE_STOPPING) {
+		const union stp_gate run = {
+			.state = ATOMIC_INIT(want),
+			.exit_requested = ATOMIC_INIT(0),
+		};
+
+		if (READ_ONCE(stp_gate.word) != run.word)
+			return;
+	} else if (atomic_read(&stp_session_state) != want) {
 		return;
+	}
 	/* After errors ended the run, error probes run instead of end
 	 * probes (and instead of the end probes left, when an end probe's
 	 * error ended it). */
 	if (want == STP_STATE_STOPPING && p->kind == STP_PROBE_END &&
 	    atomic_read(&stp_error_exit))
 		return;
-	sc = this_cpu_read(stp_cpu_ptr);
-	if (unlikely(local_cmpxchg(&sc->busy, 0, 1) != 0)) {
+	/* Test and set need no atomic instruction: whatever interrupts
+	 * this CPU between them (an NMI included) has run to its end, and
+	 * released busy, before we go on. */
+	if (unlikely(this_cpu_read(stp_busy))) {
 		/* a probe hit inside a probe hit on this CPU */
 		atomic_inc(&stp_skipped);
 		atomic_inc(&stp_skipped_reentrant);
 		stp_check_skipped();
 		return;
 	}
+	this_cpu_write(stp_busy, 1);
+	barrier();          /* the claim before the hit's stores */
+	sc = this_cpu_read(stp_cpu_ptr);
 	c = &sc->ctx;
-	c->probe = p;
-	c->regs = regs;
-	c->entry_data = entry_data;
+	/* (NULL already in a light hit; stored, the compiler sees whether
+	 * the handler can set it and drops the test below if not) */
 	c->error = NULL;           /* (error_loc is set along with it) */
-	c->actions = 0;
-	c->rx_ngroups = -1;
-	c->nesting = 0;
-	c->next = 0;
-	c->frame_used = 0;
-	if (tp_args)
-		memcpy(c->tp_args, tp_args, sizeof(c->tp_args));
+	if (!light) {
+		c->actions = 0;
+		c->probe = p;
+		c->regs = regs;
+		c->entry_data = entry_data;
+		c->rx_ngroups = -1;
+		c->nesting = 0;
+		c->next = 0;
+		c->frame_used = 0;
+		if (tp_args)
+			memcpy(c->tp_args, tp_args, sizeof(c->tp_args));
+	}
 	/* begin/end run in stapio's process: let their flushes wait for
 	 * stapio to drain the relay when it runs on another CPU (the
 	 * budget is 0 otherwise, and again after such a hit) */
@@ -132,12 +151,12 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 	STP_TIMING_START(t0);
 	handler(c);
 
-	if (unlikely(sc->pb.len || c->error ||
+	if (unlikely((!light && sc->pb.len) || c->error ||
 		     (want != STP_STATE_RUNNING && sc->pb.wait_budget_ns)))
 		stp_hit_finish(sc, p);
 	STP_TIMING_END(sc, p, handler, t0);
 	barrier();          /* the hit's stores before the release */
-	local_set(&sc->busy, 0);
+	this_cpu_write(stp_busy, 0);
 }
 
 /**
@@ -146,19 +165,23 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
  * inlines it.  The handler sees the probed address in regs->ip (int3
  * and ftrace-based kprobes leave ip past it): addr(), probefunc() and
  * backtraces start there; restored for the kernel's single-stepping.
- * Returns 0.  Context: kprobe handler (preemption disabled by the
- * kernel); does not sleep.
+ * With @light (a constant, see stp_hit) the handler reads no registers:
+ * regs->ip is left alone.  Returns 0.  Context: kprobe handler
+ * (preemption disabled by the kernel); does not sleep.
  */
 static __always_inline int stp_kprobe_hit(struct kprobe *kp,
 					  struct pt_regs *regs,
-					  void (*handler)(struct stp_context *c))
+					  void (*handler)(struct stp_context *c),
+					  int light)
 {
 	struct stp_probe_rt *r = container_of(kp, struct stp_probe_rt, u.kp);
 	unsigned long ip = regs->ip;
 
-	regs->ip = (unsigned long)kp->addr;
-	stp_hit(r->p, regs, STP_STATE_RUNNING, handler, NULL, NULL);
-	regs->ip = ip;
+	if (!light)
+		regs->ip = (unsigned long)kp->addr;
+	stp_hit(r->p, regs, STP_STATE_RUNNING, handler, NULL, NULL, light);
+	if (!light)
+		regs->ip = ip;
 	return 0;
 }
 

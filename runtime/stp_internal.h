@@ -16,12 +16,23 @@ enum stp_state {
 	STP_STATE_STOPPED,         /* done; only removal is left */
 };
 
-extern atomic_t stp_session_state;
+/* The session state and whether exit() was requested (0 none, 1
+ * requested, 2 reported), side by side so that a probe hit tests both
+ * with one load of .word (stp_hit.h). */
+union stp_gate {
+	struct {
+		atomic_t state;            /* enum stp_state */
+		atomic_t exit_requested;
+	};
+	u64 word;
+};
+extern union stp_gate stp_gate;
+#define stp_session_state (stp_gate.state)
+#define stp_exit_requested (stp_gate.exit_requested)
 extern atomic_t stp_errors;        /* probe hits that ended in an error */
 extern atomic_t stp_skipped;       /* probe hits not run */
 extern atomic_t stp_skipped_reentrant; /* of which: a hit inside a hit */
 extern atomic_t stp_skipped_lock;  /* of which: a global's lock timed out */
-extern atomic_t stp_exit_requested; /* 0 none, 1 requested, 2 reported */
 
 /* Per-CPU output buffer, one per context. */
 struct stp_print_buf {

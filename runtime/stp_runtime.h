@@ -147,16 +147,27 @@ static inline void stp_error(struct stp_context *c, const char *msg,
 	}
 }
 
-/* stp_action - count @n statements against MAXACTION.
- * Returns nonzero (and records an error) when the limit is exceeded. */
-static inline int stp_action(struct stp_context *c, long n, const char *loc)
+/* stp_action_in - count @n statements in *@actions against MAXACTION:
+ * c->actions, or the local counter of a handler that calls nothing
+ * (codegen's light_body; the compiler folds a constant count away).
+ * Returns nonzero (and records an error in @c) when the limit is
+ * exceeded.  Context: probe handler. */
+static inline int stp_action_in(struct stp_context *c, long *actions, long n,
+				const char *loc)
 {
-	c->actions += n;
-	if (unlikely(c->actions > MAXACTION)) {
+	*actions += n;
+	if (unlikely(*actions > MAXACTION)) {
 		stp_error(c, "MAXACTION exceeded", loc);
 		return 1;
 	}
 	return 0;
+}
+
+/* stp_action - count @n statements of this hit against MAXACTION.
+ * Returns nonzero (and records an error) when the limit is exceeded. */
+static inline int stp_action(struct stp_context *c, long n, const char *loc)
+{
+	return stp_action_in(c, &c->actions, n, loc);
 }
 
 /* stp_uncatchable - the error of this hit cannot be caught by try/catch

@@ -104,6 +104,10 @@ struct derived_probe {
 	                             * accesses of this derived probe */
 	int entry_n;                /* pass 3: values its .return handler
 	                             * saves at the function's entry */
+	int light;                  /* pass 3: its handler uses the context
+	                             * only for MAXACTION and errors (its
+	                             * kprobe pre_handler takes the light hit
+	                             * path, runtime/stp_hit.h) */
 };
 
 struct session {

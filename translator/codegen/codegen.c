@@ -393,6 +393,23 @@ static int gen_entry_handler(struct session *s, struct strbuf *o,
 	return g.failed ? -1 : 0;
 }
 
+/* set_light - record @light for derived probe @d, or (@d NULL: one
+ * handler for them all) for every derived probe of @p */
+static void set_light(struct session *s, struct probe *p,
+		      struct derived_probe *d, int light)
+{
+	int i;
+	if (d) {
+		d->light = light;
+		return;
+	}
+	for (i = 0; i < s->derived.n; i++) {
+		struct derived_probe *e = s->derived.items[i];
+		if (e->probe == p)
+			e->light = light;
+	}
+}
+
 /* gen_probe - the handler NAME of probe @p; with @d, the handler of that
  * one derived probe (target variables resolved for it). */
 static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
@@ -403,7 +420,7 @@ static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
 	struct vec entries = {0};
 	char *l = loc_literal(&p->loc);
 	char *pp;
-	int nlocks, rc = 0, zero, frameless;
+	int nlocks, rc = 0, zero, frameless, light;
 	if (d && d->is_return) {
 		tvar_entry_exprs(s, d, &entries);
 		if (entries.n && gen_entry_handler(s, o, name, d, &entries) < 0)
@@ -426,6 +443,9 @@ static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
 		g.frame = fr;
 	}
 	gen_lock_list(s, o, name, p->body, &nlocks);
+	/* a light body calls nothing that could see the nesting depth */
+	light = frameless && !nlocks && !entries.n &&
+		light_body(strbuf_str(&body));
 	pp = d ? xstrdup(d->pp_text) : probe_point_str(p->points.items[0]);
 	strbuf_printf(o, "/* %s:%d:%d: probe %s%s */\n", p->loc.file,
 		      p->loc.line, p->loc.col, pp,
@@ -436,7 +456,10 @@ static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
 			      name, strbuf_str(&g.frame));
 	strbuf_printf(o, "static void %s(struct stp_context *c)\n{\n", name);
 	/* zero = the number of locals: none, nothing to zero per hit */
-	if (frameless)
+	if (light)      /* MAXACTION counted in a local (light_body) */
+		strbuf_add(o, "\tlong actions = 0; /* light: no frame, no "
+			   "calls, no output */\n");
+	else if (frameless)
 		strbuf_add(o, "\tc->nesting++;       /* no frame */\n");
 	else
 		strbuf_printf(o, "\tstruct %s_frame *f = stp_frame_enter(c, "
@@ -450,6 +473,8 @@ static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
 	if (nlocks)
 		strbuf_printf(o, "\tif (!stp_lock_globals(c, %s_locks, %d))\n"
 			      "\t\tgoto pop;\n", name, nlocks);
+	if (light)
+		light_actions(&body);
 	strbuf_printf(o, "%s\tgoto out;\nout:\n", strbuf_str(&body));
 	if (nlocks)
 		strbuf_printf(o, "\tstp_unlock_globals(%s_locks, %d);\npop:\n",
@@ -457,6 +482,7 @@ static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
 	strbuf_add(o, frameless ? "\t;\n}\n\n" : "\tstp_frame_leave(c, f);\n}\n\n");
 	if (d)
 		d->entry_n = entries.n;
+	set_light(s, p, d, light);
 	free(entries.items);
 	free(body.s);
 	free(g.frame.s);
@@ -801,7 +827,8 @@ static void gen_kprobe_pres(struct session *s, struct strbuf *o)
 		}
 		strbuf_printf(o, "static int %s_kp(struct kprobe *kp, "
 			      "struct pt_regs *regs)\n{\n\treturn "
-			      "stp_kprobe_hit(kp, regs, %s);\n}\n\n", h, h);
+			      "stp_kprobe_hit(kp, regs, %s, %d);\n}\n\n", h, h,
+			      d->light);
 		vec_push(&done, h);
 	}
 	for (i = 0; i < done.n; i++)

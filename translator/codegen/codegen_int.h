@@ -129,6 +129,16 @@ int share_count(void);
 /* names_frame - whether generated @body may use the frame pointer `f`
  * (conservative: any `f` token, strings included). */
 int names_frame(const char *body);
+/* light_body - whether generated probe @body uses its context only to
+ * count statements (stp_action) and record or test an error (so it
+ * calls nothing that takes the context, prints nothing and reads no
+ * registers): such a handler runs on the light hit path (stp_hit.h's
+ * @light).  Conservative: any other `c` token outside literals and
+ * comments says no. */
+int light_body(const char *body);
+/* light_actions - rewrite light @body's stp_action(c, ...) calls to count
+ * in the handler's local `actions` (stp_action_in). */
+void light_actions(struct strbuf *body);
 /* frame_used_locals - append to @frame the declarations of the locals of
  * @v that the generated @body references (f->l_NAME); returns how many. */
 int frame_used_locals(struct strbuf *frame, struct vec *v, const char *body);

@@ -170,3 +170,73 @@ int names_frame(const char *body)
 			return 1;
 	return 0;
 }
+
+/* starts - whether @p starts with @s */
+static int starts(const char *p, const char *s)
+{
+	return !strncmp(p, s, strlen(s));
+}
+
+/* skip_literal - if @p starts a C string or character literal or a
+ * comment, its last character (NULL when it does not end); else @p */
+static const char *skip_literal(const char *p)
+{
+	if (*p == '"' || *p == '\'') {
+		char q = *p;
+		for (p++; *p && *p != q; p++)
+			if (*p == '\\' && p[1])
+				p++;
+		return *p ? p : NULL;
+	}
+	if (starts(p, "/*")) {
+		const char *e = strstr(p + 2, "*/");
+		return e ? e + 1 : NULL;
+	}
+	return p;
+}
+
+#define ACTION_CALL "stp_action(c, "
+
+int light_body(const char *body)
+{
+	const char *p, *q;
+	for (p = body; *p; p++) {
+		if ((q = skip_literal(p)) != p) {
+			if (!q)
+				return 0;
+			p = q;
+			continue;
+		}
+		if (*p != 'c' || (p > body && ident_char(p[-1])) ||
+		    ident_char(p[1]))
+			continue;
+		/* the context: counting statements, recording or testing
+		 * an error, nothing else */
+		if ((p - body >= 11 && starts(p - 11, ACTION_CALL)) ||
+		    (p - body >= 10 && starts(p - 10, "stp_error(c, ")) ||
+		    (starts(p, "c->error") && !ident_char(p[8])))
+			continue;
+		return 0;
+	}
+	return 1;
+}
+
+void light_actions(struct strbuf *body)
+{
+	char *text = strbuf_detach(body);
+	const char *p, *q;
+	for (p = text; *p; p++) {
+		if ((q = skip_literal(p)) != p) {
+			q = q ? q : p + strlen(p) - 1;
+			strbuf_addn(body, p, q - p + 1);
+			p = q;
+		} else if (starts(p, ACTION_CALL) &&
+			   (p == text || !ident_char(p[-1]))) {
+			strbuf_add(body, "stp_action_in(c, &actions, ");
+			p += strlen(ACTION_CALL) - 1;
+		} else {
+			strbuf_addc(body, *p);
+		}
+	}
+	free(text);
+}
