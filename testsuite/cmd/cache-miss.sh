@@ -17,12 +17,8 @@ t=$(SYSTEMTAP_TAPSET=$PWD/tapset build -r "$KVER")
 
 [ "$(build -r "$KVER" -D MAXACTION=77)" != "$base" ] || { echo "-D hit"; exit 1; }
 
-src=$(readlink -f "/lib/modules/$KVER/build")
-mkdir kb
-for e in "$src"/* "$src"/.config; do
-    [ "$(basename "$e")" = include ] || ln -s "$(readlink -f "$e")" kb/
-done
-cp -r "$src/include" kb/include
+. "$srcdir/cmd/lib/kbtree.sh"
+copy_kbuild_tree kb "$KVER"
 echo '/* rebuilt */' >> kb/include/generated/utsversion.h
 k=$(build -r "$PWD/kb")
 [ -f "$k" ] || { echo "no module built against the copied tree"; exit 1; }

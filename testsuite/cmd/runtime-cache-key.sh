@@ -61,12 +61,8 @@ script='probe begin { exit() }' PATH=$PWD/bin:$PATH rtdir -r "$KVER"
 grep -q 'pass 4 with the recorded kbuild commands' err || { cat err; echo "no fast path with the new compiler"; exit 1; }
 grep -q 'gen/script.c' cc.log || { echo "the fast path did not run the new compiler"; exit 1; }
 
-src=$(readlink -f "/lib/modules/$KVER/build")
-mkdir kb
-for e in "$src"/* "$src"/.config; do
-    [ "$(basename "$e")" = include ] || ln -s "$(readlink -f "$e")" kb/
-done
-cp -r "$src/include" kb/include
+. "$srcdir/cmd/lib/kbtree.sh"
+copy_kbuild_tree kb "$KVER"
 rtdir -r "$PWD/kb"
 [ "$d" != "$base" ] && [ "$state" = cold ] || { echo "another kernel build tree hit the runtime cache"; exit 1; }
 echo ok
