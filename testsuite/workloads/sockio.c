@@ -4,12 +4,13 @@
  *
  * Over an AF_UNIX stream socketpair: N writev() calls of M bytes (two
  * iovecs, M/2 and M - M/2 bytes), each followed by one readv() of the M
- * bytes into two iovecs of the same sizes.  Between two AF_INET UDP
+ * bytes into two iovecs of the same sizes; then one writev() and one
+ * readv() of 1024 iovecs of one byte each (UIO_MAXIOV).  Between two AF_INET UDP
  * sockets bound to 127.0.0.1: N sendmsg() calls of one M-byte datagram,
  * each followed by one recvmsg() of it.  Then K setsockopt(TCP_NODELAY)
  * calls on an AF_INET TCP socket and K on an AF_INET6 one (neither
  * connected).  Closes the six sockets and prints
- * "writev=N readv=N sendmsg=N recvmsg=N nodelay=2K"; errors go to stderr
+ * "writev=N+1 readv=N+1 sendmsg=N recvmsg=N nodelay=2K"; errors go to stderr
  * with exit status 1.  M is 2 to 4096; the loopback device must be up. */
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -29,6 +30,7 @@ static int fail(const char *what)
 int main(int argc, char **argv)
 {
 	static char wbuf[4096], rbuf[4096];
+	static struct iovec many[1024];
 	struct sockaddr_in addr;
 	socklen_t alen = sizeof(addr);
 	struct iovec wv[2], rv[2];
@@ -65,6 +67,16 @@ int main(int argc, char **argv)
 		if (readv(up[1], rv, 2) != m)
 			return fail("readv");
 	}
+	for (i = 0; i < 1024; i++) {
+		many[i].iov_base = wbuf + i;
+		many[i].iov_len = 1;
+	}
+	if (writev(up[0], many, 1024) != 1024)
+		return fail("writev 1024");
+	for (i = 0; i < 1024; i++)
+		many[i].iov_base = rbuf + i;
+	if (readv(up[1], many, 1024) != 1024)
+		return fail("readv 1024");
 
 	u1 = socket(AF_INET, SOCK_DGRAM, 0);
 	u2 = socket(AF_INET, SOCK_DGRAM, 0);
@@ -109,6 +121,6 @@ int main(int argc, char **argv)
 	close(t4);
 	close(t6);
 	printf("writev=%ld readv=%ld sendmsg=%ld recvmsg=%ld nodelay=%ld\n",
-	       n, n, n, n, 2 * k);
+	       n + 1, n + 1, n, n, 2 * k);
 	return 0;
 }
