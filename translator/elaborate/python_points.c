@@ -88,14 +88,13 @@ static struct stmt *assign(const char *var, const char *fn,
 	return st;
 }
 
-/* literal - the string argument of component @c of @pp into *@v, or -1
- * after an error naming what it should be */
+/* literal - the string argument of component @c (named @name in the
+ * error) of @pp into *@v, or -1 after an error naming what it should be */
 static int literal(struct pp_component *c, const struct probe_point *pp,
-		   const char *what, const char **v)
+		   const char *name, const char *what, const char **v)
 {
 	if (!c->arg || c->arg->kind != E_STR) {
-		diag_error(&pp->loc, "%s.%s needs a string literal: %s",
-			   comp(pp, 0)->name, c->name, what);
+		diag_error(&pp->loc, "%s needs a string literal: %s", name, what);
 		return -1;
 	}
 	*v = c->arg->str;
@@ -126,15 +125,15 @@ int python_point_rewrite(struct session *s, struct probe *p,
 			   "here; python3.module(...) traces Debian's python3.11");
 		return -1;
 	}
-	if (literal(c1, pp, "the module name (a glob)", &mod) < 0)
+	if (literal(c1, pp, "python3.module", "the module name (a glob)", &mod) < 0)
 		return -1;
 	if (!is(c2, "function")) {
 		diag_error(loc, "python3.module(\"%s\") must be followed by "
 			   ".function(\"PATTERN\")", mod);
 		return -1;
 	}
-	if (literal(c2, pp, "the function name (a glob), optionally "
-		    "@FILE", &pat) < 0)
+	if (literal(c2, pp, "python3.module(...).function", "the function "
+		    "name (a glob), optionally @FILE", &pat) < 0)
 		return -1;
 	if (c3 && (c3->arg || !(is(c3, "call") || is(c3, "return")))) {
 		diag_error(loc, "python3.module(...).function(...) may be followed "
