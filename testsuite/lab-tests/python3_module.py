@@ -1,6 +1,7 @@
 # python3_module's workload: tick() 37 times, K.m() 5 times, tock() 11
 # times (tock(3) writes), boom() 2 times (left by an exception); prints
-# what it computed and its arguments.
+# what it computed and its arguments; then mix() once, whose variables
+# hold values of most types.
 import os
 import sys
 class K:
@@ -27,3 +28,11 @@ for i in range(2):
     except ValueError:
         pass
 print(n, s, sys.argv[1:])
+G = "glob"
+def mix(a, s, t, *rest, **kw):
+    f = -2.5
+    big = 2 ** 70
+    l = [None, True, False, (1,)]
+    d = {"k": [1, 2]}
+    return a
+mix(-7, "x\u00e9", (1, "two", 3.25), 4, 5, key="v")

@@ -18,7 +18,9 @@
  *   returned from at a return)
  *   <the probe's body>
  *
- * (the assignments the body does not read are dropped by pass 2).
+ * (the assignments the body does not read are dropped by pass 2).  In
+ * the body, $NAME is the Python variable NAME as text and $$parms,
+ * $$locals, $$vars the frame's variables (python_var()).
  */
 #include "python_points.h"
 
@@ -51,14 +53,21 @@ static struct expr *str_expr(const char *s, const struct source_loc *loc)
 	return e;
 }
 
+/* frame_sym - the probe's local `frame` (the tapset alias sets it) */
+static struct expr *frame_sym(const struct source_loc *loc)
+{
+	struct expr *e = new_expr(E_SYM, loc);
+	e->name = "frame";
+	return e;
+}
+
 /* frame_call - FN(frame) or, with @m, FN(frame, m, f, file) */
 static struct expr *frame_call(const char *fn, const struct source_loc *loc,
 			       const char *m, const char *f, const char *file)
 {
-	struct expr *e = new_expr(E_CALL, loc), *frame = new_expr(E_SYM, loc);
-	frame->name = "frame";
+	struct expr *e = new_expr(E_CALL, loc);
 	e->name = fn;
-	vec_push(&e->args, frame);
+	vec_push(&e->args, frame_sym(loc));
 	if (m) {
 		vec_push(&e->args, str_expr(m, loc));
 		vec_push(&e->args, str_expr(f, loc));
@@ -101,6 +110,56 @@ static int literal(struct pp_component *c, const struct probe_point *pp,
 	return 0;
 }
 
+/* python_var - in a walk over the probe's body: $NAME becomes
+ * Py3Object_Repr(python3_get_var_obj(frame, "NAME")), $$parms, $$locals
+ * and $$vars python3_get_locals(frame, 0, 1 or 2) (as SystemTap's
+ * translator does); *@arg (int) is set after an error */
+static void python_var(void *arg, struct expr *e, int *skip)
+{
+	const char *n = e->name;
+	size_t len;
+	int which = -1;
+	struct expr *obj;
+	if (e->kind != E_TARGET || *(int *)arg || !n || n[0] != '$')
+		return;
+	*skip = 1;
+	len = strlen(n);
+	while (len > 1 && n[len - 1] == '$')    /* $$parms$, $x$ */
+		len--;
+	if (n[1] == '$') {
+		which = !strncmp(n, "$$parms", len) && len == 7 ? 0 :
+			!strncmp(n, "$$locals", len) && len == 8 ? 1 :
+			!strncmp(n, "$$vars", len) && len == 6 ? 2 : -1;
+		if (which < 0) {
+			diag_error(&e->loc, "unknown '%s' in a python3.module(...) "
+				   "probe (expected $$parms, $$locals, $$vars or "
+				   "$NAME of a Python variable)", n);
+			*(int *)arg = 1;
+			return;
+		}
+	} else if (e->components.n || !strncmp(n, "$return", len)) {
+		diag_error(&e->loc, "'%s': a python3.module(...) probe gives a "
+			   "Python variable as text ($NAME), without members, "
+			   "indexes or $return", n);
+		*(int *)arg = 1;
+		return;
+	}
+	e->kind = E_CALL;
+	memset(&e->args, 0, sizeof(e->args));
+	if (which >= 0) {
+		struct expr *num = new_expr(E_NUM, &e->loc);
+		num->num = which;
+		e->name = "python3_get_locals";
+		vec_push(&e->args, frame_sym(&e->loc));
+		vec_push(&e->args, num);
+		return;
+	}
+	obj = frame_call("python3_get_var_obj", &e->loc, NULL, NULL, NULL);
+	vec_push(&obj->args, str_expr(xstrndup(n + 1, len - 1), &e->loc));
+	e->name = "Py3Object_Repr";
+	vec_push(&e->args, obj);
+}
+
 int python_point_rewrite(struct session *s, struct probe *p,
 			 struct probe_point *pp, struct probe **out)
 {
@@ -113,8 +172,9 @@ int python_point_rewrite(struct session *s, struct probe *p,
 	struct probe *np;
 	struct probe_point *q;
 	struct pp_component *qc;
-	struct stmt *body, *ifs;
+	struct stmt *body, *ifs, *user;
 	struct expr *not;
+	int bad = 0;
 
 	(void)s;
 	*out = NULL;
@@ -173,7 +233,14 @@ int python_point_rewrite(struct session *s, struct probe *p,
 	vec_push(&body->stmts, assign("filename", "python3_frame_filename", loc));
 	vec_push(&body->stmts, assign("lineno", ret ? "python3_frame_lineno" :
 				      "python3_frame_firstlineno", loc));
-	vec_push(&body->stmts, stmt_copy(p->body));
+	user = stmt_copy(p->body);
+	ast_walk_stmt(user, python_var, &bad);
+	if (bad) {
+		free(fn);
+		free(file);
+		return -1;
+	}
+	vec_push(&body->stmts, user);
 
 	np = xcalloc(1, sizeof(*np));
 	np->loc = p->loc;
