@@ -195,9 +195,14 @@ int python_point_rewrite(struct session *s, struct probe *p,
 	if (literal(c2, pp, "python3.module(...).function", "the function "
 		    "name (a glob), optionally @FILE", &pat) < 0)
 		return -1;
-	if (c3 && (c3->arg || !(is(c3, "call") || is(c3, "return")))) {
+	if (c3 && !(is(c3, "call") || is(c3, "return"))) {
 		diag_error(loc, "python3.module(...).function(...) may be followed "
 			   "by .call or .return only, not .%s", c3->name);
+		return -1;
+	}
+	if (c3 && c3->arg) {
+		diag_error(loc, "python3.module(...).function(...).%s takes no "
+			   "argument", c3->name);
 		return -1;
 	}
 	if (comp(pp, 4)) {
