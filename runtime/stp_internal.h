@@ -198,6 +198,11 @@ int stp_uprobes_register(void);
  * runs (uprobe_unregister waits for them) and the inodes are released.
  * Idempotent.  Process context; sleeps. */
 void stp_uprobes_unregister(void);
+/* stp_in_target - is @t the staprun -c/-x target process or one of its
+ * descendants (always 1 without a target)?  Process probes fire only
+ * there, as SystemTap's.  Any context; no sleep.  (uprobes.c) */
+struct task_struct;
+int stp_in_target(struct task_struct *t);
 /* stp_uprobes_inode - the inode (held while the probes are registered)
  * a registered uprobe resolved @path to at module start, or NULL; so
  * that a path given through a symlink still names its file.  Context:

@@ -93,7 +93,7 @@ static void stp_proc_run(enum stp_probe_kind kind, struct inode *inode)
 {
 	int i;
 
-	if (!stp_uid_ok())
+	if (!stp_uid_ok() || !stp_in_target(current))
 		return;
 	for (i = 0; i < stp_nprocs; i++)
 		if (stp_procs[i].p->kind == kind && stp_procs[i].inode == inode &&
