@@ -223,6 +223,42 @@ static void stp_proc_exec(void *data, struct task_struct *p, pid_t old_pid,
 		stp_proc_run(STP_PROBE_PROC_BEGIN, inode);
 }
 
+/* The processes whose end was seen lately: a joined thread can reach
+ * sched_process_exit after the last thread (the one that made
+ * signal->live 0) did, and must not end the process again.  A process is
+ * its signal_struct and its leader's start time (both stay while any of
+ * its threads does), so a reused signal_struct is another process. */
+#define STP_PROC_ENDED 256
+static struct {
+	const void *signal;
+	u64 start;
+} stp_proc_ended[STP_PROC_ENDED];
+static int stp_proc_ended_next;
+
+/* stp_proc_group_ends - does @p's exit end its process, for the first
+ * time?  Context: sched_process_exit of @p; no sleep. */
+static int stp_proc_group_ends(struct task_struct *p)
+{
+	const void *sig = p->signal;
+	u64 start = p->group_leader->start_time;
+	unsigned long flags;
+	int i, first = 1;
+
+	if (atomic_read(&p->signal->live))
+		return 0;       /* other threads remain */
+	spin_lock_irqsave(&stp_proc_lock, flags);
+	for (i = 0; i < STP_PROC_ENDED && first; i++)
+		first = !(stp_proc_ended[i].signal == sig &&
+			  stp_proc_ended[i].start == start);
+	if (first) {
+		stp_proc_ended[stp_proc_ended_next].signal = sig;
+		stp_proc_ended[stp_proc_ended_next].start = start;
+		stp_proc_ended_next = (stp_proc_ended_next + 1) % STP_PROC_ENDED;
+	}
+	spin_unlock_irqrestore(&stp_proc_lock, flags);
+	return first;
+}
+
 static void stp_proc_exit(void *data, struct task_struct *p)
 {
 	struct inode *inode;
@@ -234,8 +270,8 @@ static void stp_proc_exit(void *data, struct task_struct *p)
 		if (stp_any_path_end && (inode = stp_proc_forget(p->tgid, 1)))
 			stp_proc_run(STP_PROBE_THREAD_END, inode);
 	}
-	if (atomic_read(&p->signal->live))
-		return;     /* other threads remain */
+	if (!stp_proc_group_ends(p))
+		return;
 	stp_proc_run(STP_PROBE_PROC_END, NULL);
 	if (stp_any_path_end && (inode = stp_proc_forget(p->tgid, 0)))
 		stp_proc_run(STP_PROBE_PROC_END, inode);
@@ -366,6 +402,7 @@ void stp_uprocess_unregister(void)
 	kfree(stp_proc_seen);
 	stp_procs = NULL;
 	stp_proc_seen = NULL;
+	memset(stp_proc_ended, 0, sizeof(stp_proc_ended));
 	stp_nprocs = 0;
 	stp_any_fork_begin = stp_any_path_end = stp_any_thread_begin = 0;
 }
