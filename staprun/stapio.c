@@ -41,6 +41,7 @@
 #include "../runtime/stp_transport_msgs.h"
 #include "modops.h"
 #include "privilege.h"
+#include "colors.h"
 
 #define DEBUGFS "/sys/kernel/debug"
 static long gap_wait_ms = 500;   /* how long a hole in seq may delay output (-T) */
@@ -390,7 +391,7 @@ static int read_cmds(int *start_status)
 				/* fall through */
 			case STP_MSG_WARNING:
 				fflush(out);
-				fwrite(p, 1, h.len, stderr);
+				colors_write(stderr, p, h.len);
 				fflush(stderr);
 				break;
 			default:
@@ -695,7 +696,8 @@ static void wait_for_insertion(int fd)
 static void usage(void)
 {
 	fprintf(stderr, "usage: stapio [-v] [-o FILE [-S MB[,N]]] [-b] [-T MS] "
-		"[-c CMD | -x PID] [-L | -A [-E]] [-w FD] MODULE_NAME\n");
+		"[-c CMD | -x PID] [-L | -A [-E]] [-w FD] [-C WHEN] "
+		"MODULE_NAME\n");
 	exit(1);
 }
 
@@ -708,13 +710,14 @@ int main(int argc, char **argv)
 	int load_only = 0, attach = 0, end_now = 0;
 	long xpid = 0;
 	int go_fd = -1;
+	const char *color_when = NULL;
 	size_t i;
 
 	/* started by a setuid staprun: the caller's uid except to open
 	 * the module's files and to remove it */
 	if (priv_drop() != 0)
 		die("cannot drop root: %s", strerror(errno));
-	while ((opt = getopt(argc, argv, "+vo:S:bT:c:x:LAEw:")) != -1) {
+	while ((opt = getopt(argc, argv, "+vo:S:bT:c:x:LAEw:C:")) != -1) {
 		switch (opt) {
 		case 'v': verbose++; break;
 		case 'o': outfile = optarg; break;
@@ -736,11 +739,17 @@ int main(int argc, char **argv)
 		case 'A': attach = 1; break;
 		case 'E': end_now = 1; break;
 		case 'w': go_fd = atoi(optarg); break;
+		case 'C': color_when = optarg; break;
 		default: usage();
 		}
 	}
 	if (optind != argc - 1)
 		usage();
+	if (colors_setup(color_when) < 0) {
+		fprintf(stderr, "stapio: -C takes always, auto or never, not "
+			"'%s'\n", color_when);
+		return 1;
+	}
 	if (rotate_bytes && !outfile) {
 		fprintf(stderr, "stapio: -S needs -o FILE\n");
 		return 1;
