@@ -1,10 +1,11 @@
 /* stapio - the user-space side of a running probe module.
  *
  *   stapio [-v] [-o FILE [-S MB[,N]]] [-b] [-T MS] [-c CMD | -x PID] [-L]
- *          MODULE_NAME
+ *          [-C WHEN] [-q] MODULE_NAME
  *   stapio [-v] [-o FILE] -A [-E] MODULE_NAME
  *
- * (started by staprun, which documents the options).  -L: start the
+ * (started by staprun, which documents the options; its -w is -q here,
+ * -w FD being the pipe staprun releases stapio with).  -L: start the
  * probes, detach (the module keeps running without a reader) and exit.
  * -A: attach to a running module left by -L; -E: then end it at once.
  *
@@ -83,6 +84,7 @@ static int rotate_keep;        /* -S ,N: files kept, 0 = all */
 static int rotate_index;
 static long long out_bytes;    /* in the current file */
 static int bulk;               /* -b */
+static int no_warnings;        /* -q (staprun -w): WARNING messages dropped */
 
 /* ---- standard input for input.char / input.line ---- */
 
@@ -386,10 +388,12 @@ static int read_cmds(int *start_status)
 			case STP_MSG_SYSTEM:
 				run_system(p, h.len);
 				break;
-			case STP_MSG_ERROR:
-				error_seen = 1;
-				/* fall through */
 			case STP_MSG_WARNING:
+				if (no_warnings)
+					break;
+				/* fall through */
+			case STP_MSG_ERROR:
+				error_seen |= h.type == STP_MSG_ERROR;
 				fflush(out);
 				colors_write(stderr, p, h.len);
 				fflush(stderr);
@@ -696,7 +700,7 @@ static void wait_for_insertion(int fd)
 static void usage(void)
 {
 	fprintf(stderr, "usage: stapio [-v] [-o FILE [-S MB[,N]]] [-b] [-T MS] "
-		"[-c CMD | -x PID] [-L | -A [-E]] [-w FD] [-C WHEN] "
+		"[-c CMD | -x PID] [-L | -A [-E]] [-w FD] [-C WHEN] [-q] "
 		"MODULE_NAME\n");
 	exit(1);
 }
@@ -717,7 +721,7 @@ int main(int argc, char **argv)
 	 * the module's files and to remove it */
 	if (priv_drop() != 0)
 		die("cannot drop root: %s", strerror(errno));
-	while ((opt = getopt(argc, argv, "+vo:S:bT:c:x:LAEw:C:")) != -1) {
+	while ((opt = getopt(argc, argv, "+vo:S:bT:c:x:LAEw:C:q")) != -1) {
 		switch (opt) {
 		case 'v': verbose++; break;
 		case 'o': outfile = optarg; break;
@@ -740,6 +744,7 @@ int main(int argc, char **argv)
 		case 'E': end_now = 1; break;
 		case 'w': go_fd = atoi(optarg); break;
 		case 'C': color_when = optarg; break;
+		case 'q': no_warnings = 1; break;
 		default: usage();
 		}
 	}

@@ -24,6 +24,8 @@
  *               output; with -o like -D, else like -L
  *   -T MS       the longest time output waits for a record still in
  *               flight on another CPU (default 500)
+ *   -V          print the version and exit
+ *   -w          no warnings from the script (its WARNING: messages)
  *   -C WHEN     color "ERROR:" and "WARNING:" of the messages: always,
  *               auto (default: stderr is a terminal), never; colors from
  *               SYSTEMTAP_COLORS (staprun/colors.c)
@@ -55,6 +57,7 @@
 #include "privilege.h"
 #include "verify.h"
 #include "colors.h"
+#include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -102,7 +105,7 @@ static void ensure_debugfs(void)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: staprun [-v] [-o FILE] [-S MB[,N]] [-b] [-s MB] [-c CMD | -x PID]\n"
+		"usage: staprun [-v] [-V] [-w] [-o FILE] [-S MB[,N]] [-b] [-s MB] [-c CMD | -x PID]\n"
 		"               [-N PID] [-R] [-D | -L] [-F] [-T MS] [-C WHEN]\n"
 		"               MODULE.ko [name=value ...]\n"
 		"       staprun -A MODULE_NAME     attach to a module started with -L\n"
@@ -115,6 +118,7 @@ struct opts {
 	const char *ns_pid;   /* -N PID: the ns_*() functions' namespaces */
 	const char *color;    /* -C WHEN, for stapio */
 	int bulk, rename, detach, load_only, flight, attach, remove;
+	int no_warnings;      /* -w */
 	long bufsize_mb;
 };
 
@@ -315,9 +319,14 @@ int main(int argc, char **argv)
 		}
 	}
 
-	while ((opt = getopt(argc, argv, "+vo:S:bs:c:x:N:RDLFT:AduC:")) != -1) {
+	while ((opt = getopt(argc, argv, "+vVwo:S:bs:c:x:N:RDLFT:AduC:")) != -1) {
 		switch (opt) {
 		case 'v': verbose++; break;
+		case 'V':
+			printf("staprun %s, systemtap-ng's module loader\n",
+			       PACKAGE_VERSION);
+			return 0;
+		case 'w': o.no_warnings = 1; break;
 		case 'o': o.outfile = optarg; break;
 		case 'S': o.size_spec = optarg; break;
 		case 'b': o.bulk = 1; break;
@@ -399,6 +408,8 @@ int main(int argc, char **argv)
 		args[n++] = "-C";
 		args[n++] = o.color;
 	}
+	if (o.no_warnings)
+		args[n++] = "-q";
 
 	/* below stapdev a run ends with its module removed: no attaching,
 	 * removing others' modules, or leaving one loaded without a reader */
