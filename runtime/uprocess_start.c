@@ -5,7 +5,7 @@
  *
  * Once the session runs (after the begin probes), stp_uprocess_existing()
  * walks every thread under RCU; for each user thread (not a kernel thread,
- * not exiting, in the -c/-x target's hierarchy) with a probe to run, a
+ * not past exit_mm, in the -c/-x target's hierarchy) with a probe to run, a
  * task_work (TWA_SIGNAL: a sleeping task is woken and its system call
  * restarted, as SystemTap's utrace interrupt does) runs the probes in the
  * thread's own context; a process running a PATH some .end probe names is
@@ -20,7 +20,8 @@
  * probes would not run yet).
  *
  * A task that exits before its work runs (the work would run after the
- * exit hook) runs the probes from the exit hook, before its .end.
+ * exit hook) runs the probes from the exit hook, before its .end; so does
+ * one that exits while the walk may still come, and is then claimed.
  *
  * A queued work that has not run at unregistration (a stopped task, say)
  * is cancelled with the kernel's task_work_cancel_match, found at start
@@ -215,7 +216,6 @@ void stp_upstart_exit(struct task_struct *p)
 	enum stp_probe_kind kind = STP_PROBE_PROC_BEGIN;
 	int pathless = 0, fire = 0;
 	struct inode *exe = NULL;
-
 	struct stp_ps_claim *c;
 
 	if (!READ_ONCE(stp_ps_early) && list_empty_careful(&stp_ps_works))
