@@ -344,7 +344,10 @@ static int parse_options(struct session *s, int argc, char **argv)
 		case 'v': stp_verbose++; break;
 		case 'k': s->keep_tmpdir = 1; break;
 		case 'g': s->guru = 1; break;
-		case 'w': diag_no_warnings = 1; break;
+		case 'w':       /* the script's warnings too (staprun -w) */
+			diag_no_warnings = 1;
+			add_opt(s, "-w", NULL);
+			break;
 		case 'u': s->unoptimized = 1; break;
 		case 'l': case 'L':
 			s->list_pattern = optarg;
