@@ -36,38 +36,7 @@
 #define COW_ADDR ((void *)0x200000000UL)
 #define PAGES 4
 
-static int ack[2];
-static volatile sig_atomic_t handled;
-
-static void on_usr1(int sig)
-{
-	char c = 'h';
-
-	(void)sig;
-	handled++;
-	if (write(ack[1], &c, 1) != 1)
-		_exit(2);
-}
-
-static int child(long total)
-{
-	struct sigaction sa;
-	sigset_t block, old;
-	char c = 'r';
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_usr1;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGUSR1, &sa, NULL);
-	sigemptyset(&block);
-	sigaddset(&block, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	if (write(ack[1], &c, 1) != 1)	/* ready */
-		return 2;
-	while (handled < total)
-		sigsuspend(&old);
-	return 0;
-}
+#include "sigchild.h"
 
 static int die(const char *what)
 {
@@ -161,7 +130,7 @@ int main(int argc, char **argv)
 	if (pid < 0)
 		return die("fork");
 	if (pid == 0)
-		_exit(child(3 * n));
+		_exit(sigchild_main(3 * n));
 	if (read(ack[0], &c, 1) != 1 || c != 'r') {
 		fprintf(stderr, "sigkinds: the child did not start\n");
 		return 1;
