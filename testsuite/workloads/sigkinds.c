@@ -19,15 +19,23 @@
  * 5. A child with a SIGUSR2 handler on an alternate signal stack that is
  *    not writable raises SIGUSR2: the kernel cannot build the signal frame
  *    and forces SIGSEGV on it once; it dies of SIGSEGV.
+ * 6. A child asks to be traced and stops itself (SIGSTOP); the parent
+ *    reads its user area N times with PTRACE_PEEKUSER, then PTRACE_CONTs
+ *    it (each of those N + 1 requests waits for the stopped child to be
+ *    off its CPU), and it exits 0.
  *
  * Prints "kill=N tkill=N tgkill=N handled=3N procmask=N pending=N
- * timer=N cow=4 segv=1"; errors go to stderr with exit status 1. */
+ * timer=N cow=4 segv=1 peeks=N"; errors go to stderr with exit status 1. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -199,7 +207,35 @@ int main(int argc, char **argv)
 		fprintf(stderr, "sigkinds: the alternate-stack child did not die of SIGSEGV\n");
 		return 1;
 	}
+	/* 6 */
+	pid = fork();
+	if (pid < 0)
+		return die("fork");
+	if (pid == 0) {
+		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL))
+			_exit(2);
+		raise(SIGSTOP);
+		_exit(0);
+	}
+	{
+		int status;
+
+		if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status))
+			return die("waitpid (traced child)");
+	}
+	for (i = 0; i < n; i++) {
+		errno = 0;
+		ptrace(PTRACE_PEEKUSER, pid, (void *)offsetof(struct user, regs), NULL);
+		if (errno)
+			return die("PTRACE_PEEKUSER");
+	}
+	if (ptrace(PTRACE_CONT, pid, NULL, NULL))
+		return die("PTRACE_CONT");
+	if (!wait_ok(pid, 0)) {
+		fprintf(stderr, "sigkinds: the traced child failed\n");
+		return 1;
+	}
 	printf("kill=%ld tkill=%ld tgkill=%ld handled=%ld procmask=%ld pending=%ld "
-	       "timer=%ld cow=%d segv=1\n", n, n, n, 3 * n, n, n, n, PAGES);
+	       "timer=%ld cow=%d segv=1 peeks=%ld\n", n, n, n, 3 * n, n, n, n, PAGES, n);
 	return 0;
 }
