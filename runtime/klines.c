@@ -44,9 +44,8 @@ static s64 stp_kl_sleb(const u8 **p)
 	return v;
 }
 
-/* stp_kline_at - the line (0: unknown) of run-time kernel address
- * @addr; its file in *@file (NULL when unknown). */
-static u32 stp_kline_at(unsigned long addr, const char **file)
+/* stp_kline_at - see stp_internal.h. */
+u32 stp_kline_at(unsigned long addr, const char **file)
 {
 	const struct stp_klines_desc *k = stp_module.klines;
 	const u32 *ck;

@@ -149,17 +149,32 @@ void stp_backtrace(struct stp_context *c, char *dst)
 struct stp_frame_out {
 	struct stp_context *c;
 	char *dst;             /* NULL: print */
+	bool fileline;         /* with " at FILE:LINE" where known */
+	int n;                 /* frames so far */
 };
 
 /* stp_frame_line - " 0xffffffff81234567 : vfs_read+0x0/0x1a0 [kernel]\n"
- * printed, or appended to o->dst (false when it is full) */
+ * (with o->fileline " ... at fs/read_write.c:450 [kernel]\n": the line of
+ * the probed address itself for a hit's first frame, else of the call
+ * before a return address) printed, or appended to o->dst (false when it
+ * is full) */
 static bool stp_frame_line(unsigned long addr, void *arg)
 {
 	struct stp_frame_out *o = arg;
 	char *b = stp_sym(addr, true);
 	bool found = stp_sym_found(b);
 	bool mod = strchr(b, ' ') != NULL;
+	unsigned long look = addr - (o->n++ || !o->c->regs);
+	const char *file = NULL;
+	u32 line = 0;
 
+	if (o->fileline && found && !mod)
+		line = stp_kline_at(look, &file);
+	if (line) {
+		stp_printf(o->c, " 0x%016lx : %s at %s:%u [kernel]\n", addr, b,
+			   file, line);
+		return true;
+	}
 	if (!o->dst) {
 		stp_printf(o->c, " 0x%016lx : %s%s\n", addr, b,
 			   found && !mod ? " [kernel]" : "");
@@ -214,6 +229,13 @@ void stp_print_backtrace(struct stp_context *c, char *dst)
 
 	if (dst)
 		dst[0] = '\0';
+	stp_stack_walk(c, stp_frame_line, &o);
+}
+
+void stp_print_backtrace_fileline(struct stp_context *c)
+{
+	struct stp_frame_out o = { .c = c, .fileline = true };
+
 	stp_stack_walk(c, stp_frame_line, &o);
 }
 

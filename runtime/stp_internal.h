@@ -48,6 +48,13 @@ struct stp_print_buf {
  * probes are skipped (transport.c).  Context: any. */
 int stp_abort_requested_p(void);
 
+/* ---- klines.c ---- */
+/* stp_kline_at - the source line (0: unknown) of run-time kernel address
+ * @addr from the module's copy of the kernel's line table (a script that
+ * uses none has no table: always 0); its file in *@file (NULL when
+ * unknown).  Any context; no sleep. */
+u32 stp_kline_at(unsigned long addr, const char **file);
+
 /* ---- stack.c ---- */
 /* stp_frame_fn - called for each frame's address, innermost first;
  * returns false to stop the walk. */

@@ -722,6 +722,11 @@ void stp_task_backtrace(struct stp_context *c, char *dst,
  * " 0xffffffff81234567 : vfs_read+0x0/0x1a0 [kernel]" (to @dst,
  * MAXSTRINGLEN, truncated, when it is not NULL). */
 void stp_print_backtrace(struct stp_context *c, char *dst);
+/* stp_print_backtrace_fileline - print the same, each frame with its
+ * source file and line where the kernel's line table has them (needs
+ * pragma:lines): " 0xffffffff81234567 : vfs_read+0x0/0x1a0 at
+ * fs/read_write.c:450 [kernel]". */
+void stp_print_backtrace_fileline(struct stp_context *c);
 /* stp_print_stack - print the frames of a stp_backtrace() string @s in
  * the same format (to @dst, MAXSTRINGLEN, when it is not NULL). */
 void stp_print_stack(struct stp_context *c, char *dst, const char *s);

@@ -565,7 +565,11 @@ static int run_passes(struct session *s)
 
 	/* pass 1 */
 	cfg.kernel_release = s->kernel_release;
-	cfg.guru_mode = s->guru;
+	/* SystemTap's guru-only functions are ordinary tapset functions that
+	 * only a guru-mode script may call, and --dump-functions lists them
+	 * either way; ours are defined in guru mode only (%( guru_mode == 1
+	 * %?): the listing reads the tapsets as in guru mode */
+	cfg.guru_mode = s->guru || s->dump_mode == OPT_X_DUMP_FUNCTIONS;
 	parse_set_config(&cfg);
 	parse_set_args(s->nargs, s->args);
 	load_tapset_macros(s);

@@ -16,38 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int ack[2];
-static volatile sig_atomic_t handled;
-
-static void on_usr1(int sig)
-{
-	char c = 'h';
-
-	(void)sig;
-	handled++;
-	if (write(ack[1], &c, 1) != 1)
-		_exit(2);
-}
-
-static int child(long k)
-{
-	struct sigaction sa;
-	sigset_t block, old;
-	char c = 'r';
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_usr1;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGUSR1, &sa, NULL);
-	sigemptyset(&block);
-	sigaddset(&block, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	if (write(ack[1], &c, 1) != 1)	/* ready */
-		return 2;
-	while (handled < k)
-		sigsuspend(&old);
-	return 0;
-}
+#include "sigchild.h"
 
 int main(int argc, char **argv)
 {
@@ -70,7 +39,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (pid == 0)
-		_exit(child(k));
+		_exit(sigchild_main(k));
 	if (read(ack[0], &c, 1) != 1 || c != 'r') {
 		fprintf(stderr, "sigsend: the child did not start\n");
 		return 1;

@@ -6,6 +6,7 @@
  *   syscall.read = kernel.function("ksys_read")?    (an alias)
  *   execname:string ()                        (a function: NAME:TYPE
  *   substr:string (str:string, start:long, length:long)   (ARG:TYPE, ...))
+ *   pid:long () / * unprivileged * /     (and its privilege pragmas)
  *
  * Names starting with '_' (internal) are listed only with -v, as
  * SystemTap does. */
@@ -123,10 +124,17 @@ int dump_probe_aliases(struct session *s, struct strbuf *out)
 }
 
 /* func_sig - "NAME:TYPE (ARG:TYPE, ...)", TYPE "unknown" when the
- * function returns nothing or the type could not be inferred. */
+ * function returns nothing or the type could not be inferred, then as
+ * SystemTap the privilege pragmas of its embedded C, in this order:
+ * " / * guru * /", " / * unprivileged * /", " / * myproc-unprivileged * /"
+ * (without the inner spaces). */
 static char *func_sig(const struct functiondecl *fn)
 {
+	static const char *const pragmas[] = {
+		"/* guru */", "/* unprivileged */", "/* myproc-unprivileged */"
+	};
 	struct strbuf b = {0};
+	size_t k;
 	int i;
 	strbuf_printf(&b, "%s:%s (", fn->name, type_name(fn->ret));
 	for (i = 0; i < fn->params.n; i++) {
@@ -135,6 +143,9 @@ static char *func_sig(const struct functiondecl *fn)
 			      type_name(y->type));
 	}
 	strbuf_addc(&b, ')');
+	for (k = 0; fn->embedded_c && k < sizeof(pragmas) / sizeof(*pragmas); k++)
+		if (strstr(fn->embedded_c, pragmas[k]))
+			strbuf_printf(&b, " %s", pragmas[k]);
 	return strbuf_detach(&b);
 }
 

@@ -139,10 +139,33 @@ static int defines_name(const char *text, const char *what, const char *name)
 	return 0;
 }
 
+/* explain_guru_only - without -g, a note for each loaded tapset file
+ * that seems to define @what @name in a part it reads only in guru mode
+ * (the file tests guru_mode).  Returns the number of notes. */
+static int explain_guru_only(struct session *s, const char *what,
+			     const char *name)
+{
+	int i, n = 0;
+	if (s->guru)
+		return 0;
+	for (i = 0; i < s->library.n; i++) {
+		const struct stapfile *f = s->library.items[i];
+		char *text = read_file(f->name, NULL);
+		if (text && strstr(text, "guru_mode") &&
+		    defines_name(text, what, name)) {
+			diag_note(NULL, "tapset %s defines %s '%s' in guru "
+				  "mode (-g) only", f->name, what, name);
+			n++;
+		}
+		free(text);
+	}
+	return n;
+}
+
 int tapset_explain_missing(struct session *s, const char *what,
 			   const char *name)
 {
-	int i, n = 0;
+	int i, n = explain_guru_only(s, what, name);
 	for (i = 0; i + 1 < s->broken_tapsets.n; i += 2) {
 		const char *path = s->broken_tapsets.items[i];
 		const char *text = s->broken_tapsets.items[i + 1];

@@ -22,8 +22,9 @@ void load_tapset_macros(struct session *s);
 /* tapset_explain_missing - after an error for the missing function or
  * probe alias @name (@what is "function" or "probe"), look for it in the
  * tapset files left out because they do not parse; for each that seems
- * to define it, print a note and that file's parse errors.  Returns the
- * number of such files. */
+ * to define it, print a note and that file's parse errors.  Without -g,
+ * also a note for each tapset that defines it in guru mode only.  Returns
+ * the number of such files. */
 int tapset_explain_missing(struct session *s, const char *what,
 			   const char *name);
 
