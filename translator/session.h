@@ -28,6 +28,9 @@ enum dp_kind {
 	DP_TRACEPOINT,   /* kernel.trace("SUBSYS:NAME") */
 	DP_PROFILE,      /* timer.profile: every CPU's tick */
 	DP_PERF,         /* perf.* events */
+	DP_PERF_COUNTER, /* perf.EVENT.process("PATH").counter("NAME"): no
+	                  * handler; symbol NAME, perf_counter its number,
+	                  * path, perf_type, perf_config */
 	DP_NEVER,        /* never: compiled, never run */
 	DP_ERROR,        /* error, error(N): at the end of a run ended by
 	                  * errors, instead of the end probes */
@@ -42,6 +45,9 @@ enum dp_kind {
 	DP_HWBKPT,       /* kernel.data(...).write/.rw: address in offset,
 	                  * symbol NULL or the data symbol's name */
 };
+
+/* At most this many perf counters in a script (as SystemTap: 16). */
+#define STP_PERF_COUNTERS_MAX 16
 
 /* Privilege levels (stap --privilege, SystemTap's groups), lowest first. */
 enum { STP_PRIV_STAPUSR = 1, STP_PRIV_STAPSYS = 2, STP_PRIV_STAPDEV = 3 };
@@ -75,6 +81,10 @@ struct derived_probe {
 	char *sample;               /* sample period (events, ns for clocks),
 	                             * or the frequency in Hz when perf_freq */
 	int perf_freq;
+	int perf_counter;           /* DP_PERF_COUNTER: its number, 0.. */
+	uint32_t perf_reads;        /* DP_UPROBE: bit k set when the body
+	                             * reads counter k (@perf), read at the
+	                             * hit before the body runs */
 	int syscall_filter;         /* DP_TRACEPOINT on raw_syscalls for
 	                             * syscalls:sys_enter_NAME (1) or
 	                             * sys_exit_NAME (2): run only for syscall

@@ -381,7 +381,7 @@ static int match_pid(struct session *s, struct probe *p,
  * process runs when this machine is the target; heap.  NULL after a
  * diagnostic when there is neither, or -c is more than a plain command
  * (shell syntax: no program to name). */
-static char *target_program(struct session *s, struct probe_point *pp)
+char *target_program(struct session *s, struct probe_point *pp)
 {
 	const char *cmd = s->target_cmd, *w;
 	size_t n;
