@@ -220,9 +220,9 @@ s64 stp_perf_value(struct stp_context *c, int k, const char *name,
 		return pv->v[k];
 	if (pv->rc[k] == -ESRCH)
 		snprintf(c->error_buf, sizeof(c->error_buf),
-			 "perf counter '%s' does not count process %d: it "
-			 "counts processes that began running %s while the "
-			 "script ran", name, task_tgid_nr(current),
+			 "perf counter '%s' does not count process %d (it "
+			 "counts those that began running %s)", name,
+			 task_tgid_nr(current),
 			 stp_pcs[k].p ? stp_pcs[k].p->path : "?");
 	else
 		snprintf(c->error_buf, sizeof(c->error_buf),
