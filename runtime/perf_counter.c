@@ -1,5 +1,6 @@
-/* perf_counter.c - perf.EVENT.process("PATH").counter("NAME") probes
- * (STP_PROBE_PERF_COUNTER) and the reads of @perf("NAME").
+/* perf_counter.c - perf.EVENT.process("PATH").counter("NAME") and
+ * perf.EVENT[.sample(N)|.hz(N)].process("PATH") probes
+ * (STP_PROBE_PERF_PROC) and the reads of @perf("NAME").
  *
  * A counter counts its event in each process that begins running PATH
  * (exec) while the script runs: a perf event of the process's main
@@ -10,7 +11,9 @@
  * inherit_thread), not by its children (fork): a read sums the threads.
  * Processes already running PATH when the script starts are not
  * counted; a process that execs again loses its counters (and gets new
- * ones if it runs PATH again).
+ * ones if it runs PATH again).  A sampled one is the same event with a
+ * sample period (or frequency) whose overflow runs its probe
+ * (stp_perf_overflow, in the overflow's context: see perf.c).
  *
  * Reading: perf_event_read_value() takes mutexes and may wait for
  * another CPU, so it runs only where sleeping is allowed.  A process
@@ -66,8 +69,9 @@ static DEFINE_MUTEX(stp_pc_mutex);
 static atomic_t stp_pc_pending = ATOMIC_INIT(0);
 static int stp_pc_on;                      /* the exec hook may queue */
 
-/* stp_pc_create - a counting event of counter @p in @task (and its
- * future threads), or an ERR_PTR.  Process context; sleeps. */
+/* stp_pc_create - the event of @p in @task (and its future threads):
+ * counting for a counter, sampled (its probe run by stp_perf_overflow)
+ * for a sampled probe; or an ERR_PTR.  Process context; sleeps. */
 static struct perf_event *stp_pc_create(const struct stp_probe_desc *p,
 					struct task_struct *task)
 {
@@ -79,7 +83,17 @@ static struct perf_event *stp_pc_create(const struct stp_probe_desc *p,
 	attr.config = p->perf_config;
 	attr.inherit = 1;
 	attr.inherit_thread = 1;
-	return perf_event_create_kernel_counter(&attr, -1, task, NULL, NULL);
+	if (!p->sample)
+		return perf_event_create_kernel_counter(&attr, -1, task, NULL,
+							NULL);
+	if (p->perf_freq) {
+		attr.freq = 1;
+		attr.sample_freq = p->sample;
+	} else {
+		attr.sample_period = p->sample;
+	}
+	return perf_event_create_kernel_counter(&attr, -1, task,
+						stp_perf_overflow, (void *)p);
 }
 
 /* stp_pc_release - release slot @s's events and task.  Mutex held. */
@@ -245,9 +259,10 @@ static int stp_pc_check(const struct stp_probe_desc *p)
 	}
 	rc = PTR_ERR(ev);
 	stp_ctl_send_text(STP_MSG_ERROR,
-		"ERROR: perf counter '%s' (probe %s): this kernel cannot count "
-		"perf event type %u config %llu (rc %d%s) near %s\n",
-		p->symbol, p->pp, p->perf_type,
+		"ERROR: %s%s%sprobe %s: this kernel cannot count perf event "
+		"type %u config %llu (rc %d%s) near %s\n",
+		p->symbol ? "perf counter '" : "", p->symbol ? p->symbol : "",
+		p->symbol ? "', " : "", p->pp, p->perf_type,
 		(unsigned long long)p->perf_config, rc,
 		rc == -ENOENT || rc == -EOPNOTSUPP ?
 		": no such perf event on this machine (no hardware PMU?)" : "",
@@ -263,7 +278,7 @@ int stp_perf_counters_register(void)
 		const struct stp_probe_desc *p = &stp_module.probes[i];
 		struct inode *inode;
 
-		if (p->kind != STP_PROBE_PERF_COUNTER)
+		if (p->kind != STP_PROBE_PERF_PROC)
 			continue;
 		if (p->perf_counter < 0 ||
 		    p->perf_counter >= STP_PERF_COUNTERS_MAX) {

@@ -122,6 +122,14 @@ int stp_perf_register(const struct stp_probe_desc *p, struct perf_event ***evs);
 /* stp_perf_unregister - release the events of @evs (NULL: nothing) and
  * the array; waits for running overflow handlers.  Process context. */
 void stp_perf_unregister(struct perf_event **evs);
+struct perf_sample_data;
+/* stp_perf_overflow - the overflow handler of a sampled perf event whose
+ * overflow_handler_context is its probe's desc: runs the probe with the
+ * interrupted registers.  Runs in the event's overflow context: hrtimer
+ * interrupt for the software clocks, the task's context for other
+ * software events, NMI for hardware counters; does not sleep. */
+void stp_perf_overflow(struct perf_event *ev, struct perf_sample_data *data,
+		       struct pt_regs *regs);
 
 /* ---- timing.c (-t: STP_TIMING) ---- */
 /* stp_timing_report - print "----- probe hit report:" and a line per
@@ -220,7 +228,7 @@ void stp_uvars_unregister(void);
 int stp_elf_func_offset(struct file *f, const char *name,
 			unsigned long *offset);
 /* ---- perf_counter.c ---- */
-/* stp_perf_counters_register - resolve the STP_PROBE_PERF_COUNTER
+/* stp_perf_counters_register - resolve the STP_PROBE_PERF_PROC
  * probes' programs and check that this kernel can count their events.
  * Returns 0 or -errno (reported; a missing PMU as such).  Before
  * stp_uprocess_register, whose exec hook creates the counters.

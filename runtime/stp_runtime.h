@@ -810,7 +810,7 @@ enum stp_probe_kind {
 	STP_PROBE_THREAD_END,      /* a thread other than the leader exits */
 	STP_PROBE_NETFILTER,       /* a netfilter hook: nf_hook, nf_pf,
 	                            * nf_priority (netfilter.c) */
-	STP_PROBE_PERF_COUNTER,    /* a counter (no handler) of perf_type/
+	STP_PROBE_PERF_PROC,    /* a counter (no handler) of perf_type/
 	                            * perf_config in every process that begins
 	                            * running path, number perf_counter, name
 	                            * symbol (perf_counter.c) */
@@ -852,7 +852,7 @@ struct stp_probe_desc {
 	u64 sample;                /* sample period (ns for the clocks) or,
 	                            * with perf_freq, samples per second */
 	int perf_freq;
-	int perf_counter;          /* STP_PROBE_PERF_COUNTER: its number */
+	int perf_counter;          /* STP_PROBE_PERF_PROC: its number */
 	u32 perf_reads;            /* STP_PROBE_UPROBE: bit k: read counter k
 	                            * at each hit (c->perf_values) */
 	/* .return probes reading values of the function's entry: run at the

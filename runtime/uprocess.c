@@ -261,7 +261,7 @@ int stp_uprocess_register(void)
 	for (i = 0; i < stp_module.nprobes; i++)
 		n += (stp_module.probes[i].kind >= STP_PROBE_PROC_BEGIN &&
 		      stp_module.probes[i].kind <= STP_PROBE_THREAD_END) ||
-		     stp_module.probes[i].kind == STP_PROBE_PERF_COUNTER;
+		     stp_module.probes[i].kind == STP_PROBE_PERF_PROC;
 	if (!n)
 		return 0;
 	stp_procs = kcalloc(n, sizeof(*stp_procs), GFP_KERNEL);

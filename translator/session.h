@@ -28,9 +28,11 @@ enum dp_kind {
 	DP_TRACEPOINT,   /* kernel.trace("SUBSYS:NAME") */
 	DP_PROFILE,      /* timer.profile: every CPU's tick */
 	DP_PERF,         /* perf.* events */
-	DP_PERF_COUNTER, /* perf.EVENT.process("PATH").counter("NAME"): no
-	                  * handler; symbol NAME, perf_counter its number,
-	                  * path, perf_type, perf_config */
+	DP_PERF_PROC,    /* perf.EVENT.process("PATH"): the event in each
+	                  * process running path (perf_type, perf_config,
+	                  * slot perf_counter): .counter("NAME"), symbol
+	                  * NAME, sample NULL: counted, no handler; else
+	                  * sampled (sample, perf_freq) */
 	DP_NEVER,        /* never: compiled, never run */
 	DP_ERROR,        /* error, error(N): at the end of a run ended by
 	                  * errors, instead of the end probes */
@@ -46,7 +48,8 @@ enum dp_kind {
 	                  * symbol NULL or the data symbol's name */
 };
 
-/* At most this many perf counters in a script (as SystemTap: 16). */
+/* At most this many perf counters and sampled .process perf probes in a
+ * script (SystemTap reads at most 16 counters). */
 #define STP_PERF_COUNTERS_MAX 16
 
 /* Privilege levels (stap --privilege, SystemTap's groups), lowest first. */
@@ -81,7 +84,7 @@ struct derived_probe {
 	char *sample;               /* sample period (events, ns for clocks),
 	                             * or the frequency in Hz when perf_freq */
 	int perf_freq;
-	int perf_counter;           /* DP_PERF_COUNTER: its number, 0.. */
+	int perf_counter;           /* DP_PERF_PROC: its number, 0.. */
 	uint32_t perf_reads;        /* DP_UPROBE: bit k set when the body
 	                             * reads counter k (@perf), read at the
 	                             * hit before the body runs */

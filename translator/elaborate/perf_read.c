@@ -16,7 +16,8 @@ static struct derived_probe *find_counter(struct session *s, const char *n)
 	int i;
 	for (i = 0; i < s->derived.n; i++) {
 		struct derived_probe *d = s->derived.items[i];
-		if (d->kind == DP_PERF_COUNTER && !strcmp(d->symbol, n))
+		if (d->kind == DP_PERF_PROC && d->symbol &&
+		    !strcmp(d->symbol, n))
 			return d;
 	}
 	return NULL;

@@ -120,6 +120,33 @@ static char *perf_process(struct session *s, struct probe_point *pp,
 	return target;
 }
 
+/* perf_slot - the number of a new per-process perf event (counter
+ * @name, or NULL: a sampled one), or -1 after a diagnostic at @loc:
+ * @name is taken, or there are STP_PERF_COUNTERS_MAX already. */
+static int perf_slot(struct session *s, const struct source_loc *loc,
+		     const char *name)
+{
+	int i, n = 0;
+	for (i = 0; i < s->derived.n; i++) {
+		struct derived_probe *d = s->derived.items[i];
+		if (d->kind != DP_PERF_PROC)
+			continue;
+		if (name && d->symbol && !strcmp(d->symbol, name)) {
+			diag_error(loc, "perf counter '%s' is already "
+				   "defined (by %s)", name, d->pp_text);
+			return -1;
+		}
+		n++;
+	}
+	if (n >= STP_PERF_COUNTERS_MAX) {
+		diag_error(loc, "too many perf "
+			   "counters and .process perf probes: at most %d in a "
+			   "script", STP_PERF_COUNTERS_MAX);
+		return -1;
+	}
+	return n;
+}
+
 /* perf_counter - derive @pp as perf counter NAME (@c's argument) of the
  * event @type/@config counted in each process running @path (taken). */
 static int perf_counter(struct session *s, struct probe *p,
@@ -128,7 +155,7 @@ static int perf_counter(struct session *s, struct probe *p,
 {
 	const char *name;
 	struct derived_probe *d;
-	int i, n = 0;
+	int n;
 	if (str_arg(c, pp, &name) < 0) {
 		free(path);
 		return -1;
@@ -139,21 +166,7 @@ static int perf_counter(struct session *s, struct probe *p,
 		free(path);
 		return -1;
 	}
-	for (i = 0; i < s->derived.n; i++) {
-		d = s->derived.items[i];
-		if (d->kind != DP_PERF_COUNTER)
-			continue;
-		if (!strcmp(d->symbol, name)) {
-			diag_error(&c->arg->loc, "perf counter '%s' is "
-				   "already defined (by %s)", name, d->pp_text);
-			free(path);
-			return -1;
-		}
-		n++;
-	}
-	if (n >= STP_PERF_COUNTERS_MAX) {
-		diag_error(&c->arg->loc, "too many perf counters: at most %d "
-			   "in a script", STP_PERF_COUNTERS_MAX);
+	if ((n = perf_slot(s, &c->arg->loc, name)) < 0) {
 		free(path);
 		return -1;
 	}
@@ -161,7 +174,7 @@ static int perf_counter(struct session *s, struct probe *p,
 		diag_warning(&p->loc, "the body of a perf counter probe never "
 			     "runs: read the counter with @perf(\"%s\") in a "
 			     "process probe", name);
-	d = new_perf_derived(s, DP_PERF_COUNTER, p, pp, type, config);
+	d = new_perf_derived(s, DP_PERF_PROC, p, pp, type, config);
 	d->symbol = xstrdup(name);
 	d->path = path;
 	d->perf_counter = n;
@@ -171,11 +184,12 @@ static int perf_counter(struct session *s, struct probe *p,
 /* perf.sw.NAME[.sample(N)|.hz(N)], perf.hw.NAME[...],
  * perf.type(T).config(C)[.sample(N)|.hz(N)]: the handler runs every N
  * events (default 1000000; ns for the clocks) or N times a second, on
- * every CPU.  EVENT[.process[("PATH")]].counter("NAME"): no handler; a
- * counter of EVENT in each process running PATH, read by @perf("NAME")
- * in process probes (SystemTap's counters without .process count the
- * whole system and cannot be read: refused here, as is sampling in one
- * process). */
+ * every CPU.  EVENT[.sample(N)|.hz(N)].process[("PATH")]: the same in
+ * each process running PATH (its threads included), wherever it runs.
+ * EVENT.process[("PATH")].counter("NAME"): no handler; a counter of EVENT
+ * in each process running PATH, read by @perf("NAME") in process probes
+ * (SystemTap's counters without .process count the whole system and
+ * cannot be read: refused here). */
 static int match_perf(struct session *s, struct probe *p,
 		      struct probe_point *pp)
 {
@@ -224,21 +238,22 @@ static int match_perf(struct session *s, struct probe *p,
 			return -1;
 		return perf_counter(s, p, pp, c, type, config, path);
 	}
-	if (proc) {
-		diag_error(&pp->loc, "%s: sampling a perf event in one "
-			   "process is not supported; add .counter(\"NAME\") "
-			   "to count it there and read it with @perf(\"NAME\"),"
-			   " or drop .process to sample every CPU",
-			   probe_point_str(pp));
-		return -1;
-	}
 	if (c) {
 		diag_error(&pp->loc, "unexpected '.%s' in %s (expected "
 			   ".sample(N), .hz(N), .process(\"PATH\") or "
 			   ".counter(\"NAME\"))", c->name, probe_point_str(pp));
 		return -1;
 	}
-	d = new_perf_derived(s, DP_PERF, p, pp, type, config);
+	if (proc) {
+		int slot = perf_slot(s, &pp->loc, NULL);
+		if (slot < 0 || !(path = perf_process(s, pp, proc)))
+			return -1;
+		d = new_perf_derived(s, DP_PERF_PROC, p, pp, type, config);
+		d->path = path;
+		d->perf_counter = slot;
+	} else {
+		d = new_perf_derived(s, DP_PERF, p, pp, type, config);
+	}
 	d->sample = xasprintf("%lldULL", (long long)n);
 	d->perf_freq = sample && pp_is(sample, "hz");
 	return 0;
@@ -258,6 +273,8 @@ static const char *const perf_forms[] = {
 	"perf.type(NUMBER).config(NUMBER)",
 	"perf.type(NUMBER).config(NUMBER).sample(NUMBER)",
 	"perf.type(NUMBER).config(NUMBER).hz(NUMBER)",
+	"perf.type(NUMBER).config(NUMBER).process(STRING)",
+	"perf.type(NUMBER).config(NUMBER).sample(NUMBER).process(STRING)",
 	"perf.type(NUMBER).config(NUMBER).process(STRING).counter(STRING)",
 	"perf.type(NUMBER).config(NUMBER).process.counter(STRING)",
 	"perf.sw.page_faults.process(STRING).counter(STRING)",
