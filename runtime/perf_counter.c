@@ -9,9 +9,10 @@
  * uprocess.c's), counting (no sampling, no handler) in user and kernel
  * mode.  It is inherited by the threads the process creates (inherit,
  * inherit_thread), not by its children (fork): a read sums the threads.
- * Processes already running PATH when the script starts are not
- * counted; a process that execs again loses its counters (and gets new
- * ones if it runs PATH again).  A sampled one is the same event with a
+ * A process already running PATH when the script starts gets its event
+ * then, in its main thread (its threads created from then on inherit
+ * it; those already there are not counted).  A process that execs again
+ * loses its events (and gets new ones if it runs PATH again).  A sampled one is the same event with a
  * sample period (or frequency) whose overflow runs its probe
  * (stp_perf_overflow, in the overflow's context: see perf.c).
  *
@@ -36,6 +37,7 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/sched/task.h>
+#include <linux/sched/mm.h>
 #include <linux/task_work.h>
 #include <linux/perf_event.h>
 #include "stp_internal.h"
@@ -108,17 +110,17 @@ static void stp_pc_release(struct stp_pc_proc *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* stp_pc_attach - new counters for current, which has just begun running
+/* stp_pc_attach - new events for @task (a process's leader), which runs
  * @inode: the slot of its previous program is released, and those of
  * processes that ended.  Mutex held; process context, sleeps. */
-static void stp_pc_attach(struct inode *inode)
+static void stp_pc_attach(struct task_struct *task, struct inode *inode)
 {
 	struct stp_pc_proc *s, *free_slot = NULL;
 	int i, k, any = 0;
 
 	for (i = 0; i < STP_PERF_PROCS; i++) {
 		s = &stp_pc_procs[i];
-		if (s->leader && (s->tgid == current->tgid ||
+		if (s->leader && (s->tgid == task->tgid ||
 				  !atomic_read(&s->leader->signal->live)))
 			stp_pc_release(s);
 		if (!s->leader && !free_slot)
@@ -126,7 +128,7 @@ static void stp_pc_attach(struct inode *inode)
 	}
 	for (k = 0; k < STP_PERF_COUNTERS_MAX; k++)
 		any |= stp_pcs[k].p && stp_pcs[k].inode == inode;
-	if (!any)
+	if (!any || !atomic_read(&task->signal->live))
 		return;
 	if (!free_slot) {             /* its @perf reads will fail */
 		atomic_inc(&stp_skipped);
@@ -138,7 +140,7 @@ static void stp_pc_attach(struct inode *inode)
 		free_slot->rc[k] = -ESRCH;
 		if (!stp_pcs[k].p || stp_pcs[k].inode != inode)
 			continue;
-		ev = stp_pc_create(stp_pcs[k].p, current);
+		ev = stp_pc_create(stp_pcs[k].p, task);
 		if (IS_ERR(ev)) {
 			free_slot->rc[k] = PTR_ERR(ev);
 			continue;
@@ -146,9 +148,50 @@ static void stp_pc_attach(struct inode *inode)
 		free_slot->ev[k] = ev;
 		free_slot->rc[k] = 0;
 	}
-	get_task_struct(current);
-	free_slot->leader = current;
-	WRITE_ONCE(free_slot->tgid, current->tgid);
+	get_task_struct(task);
+	free_slot->leader = task;
+	WRITE_ONCE(free_slot->tgid, task->tgid);
+}
+
+/* stp_pc_attach_running - events for the processes already running a
+ * counted program at the start: in their main thread (and the threads
+ * they create from now on; their other threads are not counted).  At
+ * most STP_PC_SCAN processes are looked at.  Process context; sleeps. */
+#define STP_PC_SCAN 8192
+static void stp_pc_attach_running(void)
+{
+	struct task_struct **ts, *t;
+	int i, k, n = 0;
+
+	ts = kvcalloc(STP_PC_SCAN, sizeof(*ts), GFP_KERNEL);
+	if (!ts)
+		return;
+	rcu_read_lock();
+	for_each_process(t) {
+		if (n == STP_PC_SCAN)
+			break;
+		if (t->flags & PF_KTHREAD)
+			continue;
+		get_task_struct(t);
+		ts[n++] = t;
+	}
+	rcu_read_unlock();
+	for (i = 0; i < n; i++) {
+		struct mm_struct *mm = get_task_mm(ts[i]);
+		struct inode *inode = stp_exe_inode(mm);
+
+		if (mm)
+			mmput(mm);
+		for (k = 0; inode && k < STP_PERF_COUNTERS_MAX; k++)
+			if (stp_pcs[k].p && stp_pcs[k].inode == inode) {
+				mutex_lock(&stp_pc_mutex);
+				stp_pc_attach(ts[i], inode);
+				mutex_unlock(&stp_pc_mutex);
+				break;
+			}
+		put_task_struct(ts[i]);
+	}
+	kvfree(ts);
 }
 
 /* stp_pc_work_fn - the exec'd process's counters, in the process. */
@@ -160,7 +203,7 @@ static void stp_pc_work_fn(struct callback_head *cb)
 	kfree(w);
 	mutex_lock(&stp_pc_mutex);
 	if (stp_pc_procs)
-		stp_pc_attach(inode);
+		stp_pc_attach(current, inode);
 	mutex_unlock(&stp_pc_mutex);
 	atomic_dec(&stp_pc_pending);
 }
@@ -235,7 +278,7 @@ s64 stp_perf_value(struct stp_context *c, int k, const char *name,
 	if (pv->rc[k] == -ESRCH)
 		snprintf(c->error_buf, sizeof(c->error_buf),
 			 "perf counter '%s' does not count process %d (it "
-			 "counts those that began running %s)", name,
+			 "counts those running %s)", name,
 			 task_tgid_nr(current),
 			 stp_pcs[k].p ? stp_pcs[k].p->path : "?");
 	else
@@ -309,6 +352,8 @@ int stp_perf_counters_register(void)
 		return rc;
 	}
 	WRITE_ONCE(stp_pc_on, n > 0);
+	if (n)
+		stp_pc_attach_running();
 	return 0;
 }
 

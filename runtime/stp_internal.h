@@ -229,9 +229,11 @@ int stp_elf_func_offset(struct file *f, const char *name,
 			unsigned long *offset);
 /* ---- perf_counter.c ---- */
 /* stp_perf_counters_register - resolve the STP_PROBE_PERF_PROC
- * probes' programs and check that this kernel can count their events.
- * Returns 0 or -errno (reported; a missing PMU as such).  Before
- * stp_uprocess_register, whose exec hook creates the counters.
+ * probes' programs, check that this kernel can count their events and
+ * create them in the processes running those programs now.  Returns 0 or
+ * -errno (reported; a missing PMU as such).  Before
+ * stp_uprocess_register, whose exec hook creates those of later
+ * processes.
  * Process context; sleeps. */
 int stp_perf_counters_register(void);
 /* stp_perf_counters_unregister - after the uprobes and the exec hook are
@@ -251,6 +253,9 @@ const struct stp_perf_values *stp_perf_read(const struct stp_probe_desc *p,
 					    struct stp_perf_values *pv);
 
 /* ---- uprocess.c ---- */
+/* stp_exe_inode - the inode of @mm's program (NULL @mm: none), or NULL;
+ * only to be compared.  Context: any; does not sleep. */
+struct inode *stp_exe_inode(struct mm_struct *mm);
 /* stp_uprocess_register - attach the STP_PROBE_PROC_BEGIN/END and
  * STP_PROBE_THREAD_BEGIN/END probes (process[("PATH")].begin/.end,
  * .thread.begin/.end) to the sched_process_fork, _exec and

@@ -111,8 +111,8 @@ struct stp_rx_work {
 struct stp_perf_values {
 	u32 missing;               /* bit k: counter k has no value: */
 	int rc[STP_PERF_COUNTERS_MAX]; /* -ESRCH: the process does not run
-	                            * its program (or began before the
-	                            * script); else -errno of its creation */
+	                            * its program; else -errno of its
+	                            * creation */
 	s64 v[STP_PERF_COUNTERS_MAX];
 };
 
@@ -771,10 +771,10 @@ void stp_procfs_set_value(struct stp_context *c, const char *s, int append,
 			  const char *loc);
 
 /* stp_perf_value - @perf("@name"): the value of perf counter @k (the
- * count of its event in the current process since the process began
- * running the counter's program, its threads included) as read at this
- * hit.  Errors (at @loc, giving 0): the process has no such counter (it
- * runs another program, or began before the script), or creating it
+ * count of its event in the current process since it began running the
+ * counter's program or since the start, whichever came last, its threads
+ * included) as read at this hit.  Errors (at @loc, giving 0): the
+ * process has no such counter (it runs another program), or creating it
  * failed.  Context: probe handler of a process probe; does not sleep. */
 s64 stp_perf_value(struct stp_context *c, int k, const char *name,
 		   const char *loc);

@@ -119,9 +119,7 @@ static void stp_proc_work_fn(struct callback_head *cb)
 	atomic_dec(&stp_proc_pending);
 }
 
-/* stp_exe_inode - the inode of @mm's program, or NULL; only compared.
- * Context: any; does not sleep. */
-static struct inode *stp_exe_inode(struct mm_struct *mm)
+struct inode *stp_exe_inode(struct mm_struct *mm)
 {
 	struct file *f;
 	struct inode *inode = NULL;

@@ -1,12 +1,16 @@
 /* pfcount: exact page-fault counts between probe points (lab/perf_counter*).
  *
- * Usage: pfcount N T
+ * Usage: pfcount N T [GATE]
  *
  * Maps N + T pages of private anonymous memory (not touched), then:
  *   mark(0); touch(p, 0)      warm-up: the first uprobe hit maps the
  *                             kernel's XOL page, and every code page used
  *                             below is run once, so no fault comes later
  *                             from them
+ *   with GATE: mark(5) every millisecond until the file GATE exists
+ *                             (a module loaded meanwhile sees it, and its
+ *                             first uprobe hit maps the XOL page: no fault
+ *                             of it falls in the phases)
  *   mark(1)                   the main thread's phase starts
  *   touch(p, N)               writes one byte to each of N fresh pages:
  *                             exactly N page faults (anonymous, too small
@@ -26,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -78,10 +83,11 @@ static void *thread_fn(void *arg)
 int main(int argc, char **argv)
 {
 	pthread_t t;
+	struct stat st;
 
-	if (argc != 3 || (npages = atol(argv[1])) < 0 ||
+	if (argc < 3 || argc > 4 || (npages = atol(argv[1])) < 0 ||
 	    (tpages = atol(argv[2])) < 0) {
-		fprintf(stderr, "usage: pfcount N T\n");
+		fprintf(stderr, "usage: pfcount N T [GATE]\n");
 		return 1;
 	}
 	main_tid = (pid_t)syscall(SYS_gettid);
@@ -93,6 +99,10 @@ int main(int argc, char **argv)
 	}
 	mark(0);
 	touch(pages, 0);
+	while (argc == 4 && stat(argv[3], &st) != 0) {
+		mark(5);
+		usleep(1000);
+	}
 	mark(1);
 	touch(pages, npages);
 	mark(2);
