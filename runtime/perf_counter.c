@@ -57,7 +57,9 @@ struct stp_pc_proc {
 /* One counter of the script, by number. */
 struct stp_pc {
 	const struct stp_probe_desc *p;   /* NULL: no such number */
-	struct inode *inode;              /* of p->path, held */
+	struct inode *inode;              /* of p->path, held; NULL: an
+	                                   * optional one that is not here */
+	int rc;                           /* why not (-errno) */
 };
 
 struct stp_pc_work {
@@ -98,6 +100,12 @@ static struct perf_event *stp_pc_create(const struct stp_probe_desc *p,
 						stp_perf_overflow, (void *)p);
 }
 
+/* stp_pc_counts - does event @k exist in the processes running @inode? */
+static inline bool stp_pc_counts(int k, const struct inode *inode)
+{
+	return stp_pcs[k].p && stp_pcs[k].inode && stp_pcs[k].inode == inode;
+}
+
 /* stp_pc_release - release slot @s's events and task.  Mutex held. */
 static void stp_pc_release(struct stp_pc_proc *s)
 {
@@ -127,7 +135,7 @@ static void stp_pc_attach(struct task_struct *task, struct inode *inode)
 			free_slot = s;
 	}
 	for (k = 0; k < STP_PERF_COUNTERS_MAX; k++)
-		any |= stp_pcs[k].p && stp_pcs[k].inode == inode;
+		any |= stp_pc_counts(k, inode);
 	if (!any || !atomic_read(&task->signal->live))
 		return;
 	if (!free_slot) {             /* its @perf reads will fail */
@@ -138,7 +146,7 @@ static void stp_pc_attach(struct task_struct *task, struct inode *inode)
 		struct perf_event *ev;
 
 		free_slot->rc[k] = -ESRCH;
-		if (!stp_pcs[k].p || stp_pcs[k].inode != inode)
+		if (!stp_pc_counts(k, inode))
 			continue;
 		ev = stp_pc_create(stp_pcs[k].p, task);
 		if (IS_ERR(ev)) {
@@ -183,7 +191,7 @@ static void stp_pc_attach_running(void)
 		if (mm)
 			mmput(mm);
 		for (k = 0; inode && k < STP_PERF_COUNTERS_MAX; k++)
-			if (stp_pcs[k].p && stp_pcs[k].inode == inode) {
+			if (stp_pc_counts(k, inode)) {
 				mutex_lock(&stp_pc_mutex);
 				stp_pc_attach(ts[i], inode);
 				mutex_unlock(&stp_pc_mutex);
@@ -216,7 +224,7 @@ void stp_perf_counters_exec(struct inode *inode)
 	if (!READ_ONCE(stp_pc_on))
 		return;
 	for (i = 0; i < STP_PERF_COUNTERS_MAX && !want; i++)
-		want = stp_pcs[i].p && stp_pcs[i].inode == inode;
+		want = stp_pc_counts(i, inode);
 	for (i = 0; i < STP_PERF_PROCS && !want; i++)
 		want = READ_ONCE(stp_pc_procs[i].tgid) == current->tgid;
 	if (!want)
@@ -275,7 +283,11 @@ s64 stp_perf_value(struct stp_context *c, int k, const char *name,
 	}
 	if (!(pv->missing & (1u << k)))
 		return pv->v[k];
-	if (pv->rc[k] == -ESRCH)
+	if (pv->rc[k] == -ESRCH && stp_pcs[k].rc)
+		snprintf(c->error_buf, sizeof(c->error_buf),
+			 "perf counter '%s' is not available here (rc %d)",
+			 name, stp_pcs[k].rc);
+	else if (pv->rc[k] == -ESRCH)
 		snprintf(c->error_buf, sizeof(c->error_buf),
 			 "perf counter '%s' does not count process %d (it "
 			 "counts those running %s)", name,
@@ -290,7 +302,8 @@ s64 stp_perf_value(struct stp_context *c, int k, const char *name,
 }
 
 /* stp_pc_check - can this kernel count @p's event?  A counter in the
- * current task, released at once; 0 or -errno (reported).  Sleeps. */
+ * current task, released at once; 0 or -errno (reported unless @p is
+ * optional).  Sleeps. */
 static int stp_pc_check(const struct stp_probe_desc *p)
 {
 	struct perf_event *ev = stp_pc_create(p, current);
@@ -301,6 +314,8 @@ static int stp_pc_check(const struct stp_probe_desc *p)
 		return 0;
 	}
 	rc = PTR_ERR(ev);
+	if (p->optional)
+		return rc;
 	stp_ctl_send_text(STP_MSG_ERROR,
 		"ERROR: %s%s%sprobe %s: this kernel cannot count perf event "
 		"type %u config %llu (rc %d%s) near %s\n",
@@ -319,6 +334,7 @@ int stp_perf_counters_register(void)
 
 	for (i = 0; i < stp_module.nprobes && !rc; i++) {
 		const struct stp_probe_desc *p = &stp_module.probes[i];
+		struct stp_pc *pc;
 		struct inode *inode;
 
 		if (p->kind != STP_PROBE_PERF_PROC)
@@ -328,19 +344,26 @@ int stp_perf_counters_register(void)
 			rc = -EINVAL;
 			break;
 		}
+		pc = &stp_pcs[p->perf_counter];
+		pc->p = p;
 		inode = stp_path_inode(p->path);
-		if (IS_ERR(inode)) {
-			rc = PTR_ERR(inode);
+		if (!IS_ERR(inode))
+			pc->inode = inode;
+		rc = IS_ERR(inode) ? PTR_ERR(inode) : stp_pc_check(p);
+		if (rc && p->optional) {        /* "?": reads say why */
+			if (pc->inode)
+				iput(pc->inode);
+			pc->inode = NULL;
+			pc->rc = rc;
+			rc = 0;
+			continue;
+		}
+		if (IS_ERR(inode))
 			stp_ctl_send_text(STP_MSG_ERROR,
 				"ERROR: probe %s registration failed (rc %d: "
 				"%s) near %s\n", p->pp, rc, p->path,
 				p->loc ? p->loc : "?");
-			break;
-		}
-		stp_pcs[p->perf_counter].p = p;
-		stp_pcs[p->perf_counter].inode = inode;
-		rc = stp_pc_check(p);
-		n++;
+		n += !rc;
 	}
 	if (!rc && n) {
 		stp_pc_procs = kcalloc(STP_PERF_PROCS, sizeof(*stp_pc_procs),
@@ -377,6 +400,7 @@ void stp_perf_counters_unregister(void)
 			iput(stp_pcs[i].inode);
 		stp_pcs[i].inode = NULL;
 		stp_pcs[i].p = NULL;
+		stp_pcs[i].rc = 0;
 	}
 	mutex_unlock(&stp_pc_mutex);
 }
