@@ -12,9 +12,10 @@
  * A process already running PATH when the script starts gets its event
  * then, in its main thread (its threads created from then on inherit
  * it; those already there are not counted).  A process that execs again
- * loses its events (and gets new ones if it runs PATH again).  A sampled one is the same event with a
- * sample period (or frequency) whose overflow runs its probe
- * (stp_perf_overflow, in the overflow's context: see perf.c).
+ * loses its events (and gets new ones if it runs PATH again).  A sampled
+ * .process probe is the same event with a sample period (or frequency)
+ * whose overflow runs its probe (stp_perf_overflow, in the overflow's
+ * context: see perf.c).
  *
  * Reading: perf_event_read_value() takes mutexes and may wait for
  * another CPU, so it runs only where sleeping is allowed.  A process
