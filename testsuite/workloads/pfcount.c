@@ -13,8 +13,8 @@
  *                             of it falls in the phases)
  *   mark(1)                   the main thread's phase starts
  *   touch(p, N)               writes one byte to each of N fresh pages:
- *                             exactly N page faults (anonymous, too small
- *                             for a huge page)
+ *                             exactly N page faults (anonymous, and
+ *                             MADV_NOHUGEPAGE: no transparent huge page)
  *   mark(2)                   ... ends
  *   a thread (pthread_create): it waits until the main thread sleeps in
  *   pthread_join (its /proc state 'S'), then
@@ -93,7 +93,9 @@ int main(int argc, char **argv)
 	main_tid = (pid_t)syscall(SYS_gettid);
 	pages = mmap(NULL, (npages + tpages + 1) * 4096,
 		     PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (pages == MAP_FAILED) {
+	if (pages == MAP_FAILED ||
+	    madvise((void *)pages, (npages + tpages + 1) * 4096,
+		    MADV_NOHUGEPAGE)) {
 		perror("pfcount: mmap");
 		return 1;
 	}
