@@ -7,7 +7,7 @@
  *                             kernel's XOL page, and every code page used
  *                             below is run once, so no fault comes later
  *                             from them
- *   with GATE: mark(5) every millisecond until the file GATE exists
+ *   with GATE: mark(5) every 10 ms until the file GATE exists
  *                             (a module loaded meanwhile sees it, and its
  *                             first uprobe hit maps the XOL page: no fault
  *                             of it falls in the phases)
@@ -103,7 +103,7 @@ int main(int argc, char **argv)
 	touch(pages, 0);
 	while (argc == 4 && stat(argv[3], &st) != 0) {
 		mark(5);
-		usleep(1000);
+		usleep(10000);
 	}
 	mark(1);
 	touch(pages, npages);
