@@ -34,6 +34,7 @@ int stp_session_start(void)
 	}
 	stp_run_kind(STP_PROBE_BEGIN, STP_STATE_STARTING);
 	atomic_set(&stp_session_state, STP_STATE_RUNNING);
+	stp_uprocess_existing();        /* .begin of what already runs */
 out:
 	mutex_unlock(&stp_session_mutex);
 	return rc;

@@ -137,7 +137,9 @@ static void stp_pc_attach(struct task_struct *task, struct inode *inode)
 	}
 	for (k = 0; k < STP_PERF_COUNTERS_MAX; k++)
 		any |= stp_pc_counts(k, inode);
-	if (!any || !atomic_read(&task->signal->live))
+	/* under staprun -c/-x: the target's processes only, as the
+	 * process probes */
+	if (!any || !atomic_read(&task->signal->live) || !stp_in_target(task))
 		return;
 	if (!free_slot) {             /* its @perf reads will fail */
 		atomic_inc(&stp_skipped);

@@ -212,6 +212,11 @@ void stp_uprobes_unregister(void);
  * ERR_PTR: -ENOENT when no such file, -EINVAL when not a regular file.
  * Process context; sleeps. */
 struct inode *stp_path_inode(const char *path);
+/* stp_in_target - is @t the staprun -c/-x target process or one of its
+ * descendants (always 1 without a target)?  Process probes fire only
+ * there, as SystemTap's.  Any context; no sleep.  (uprobes.c) */
+struct task_struct;
+int stp_in_target(struct task_struct *t);
 /* stp_uprobes_inode - the inode (held while the probes are registered)
  * a registered uprobe resolved @path to at module start, or NULL; so
  * that a path given through a symlink still names its file.  Context:
@@ -253,9 +258,6 @@ const struct stp_perf_values *stp_perf_read(const struct stp_probe_desc *p,
 					    struct stp_perf_values *pv);
 
 /* ---- uprocess.c ---- */
-/* stp_exe_inode - the inode of @mm's program (NULL @mm: none), or NULL;
- * only to be compared.  Context: any; does not sleep. */
-struct inode *stp_exe_inode(struct mm_struct *mm);
 /* stp_uprocess_register - attach the STP_PROBE_PROC_BEGIN/END and
  * STP_PROBE_THREAD_BEGIN/END probes (process[("PATH")].begin/.end,
  * .thread.begin/.end) to the sched_process_fork, _exec and
@@ -267,6 +269,55 @@ int stp_uprocess_register(void);
  * callbacks and for every process.begin queued in a new child to have
  * run.  Idempotent.  Process context; sleeps. */
 void stp_uprocess_unregister(void);
+/* stp_proc_fire - run the probes of @kind without PATH (when @pathless)
+ * and those of program @exe (when not NULL) in current.  Context: a
+ * task's own (task_work); does not sleep. */
+void stp_proc_fire(enum stp_probe_kind kind, int pathless, struct inode *exe);
+/* stp_proc_wanted - has the table a probe of @kind for program @inode
+ * (NULL: the probes without PATH) that process @tgid would run (no
+ * process(PID), or that PID)?  Any context. */
+int stp_proc_wanted(enum stp_probe_kind kind, struct inode *inode,
+		    pid_t tgid);
+/* stp_proc_has_begin - has the table a .begin or .thread.begin probe?
+ * Any context. */
+int stp_proc_has_begin(void);
+/* stp_proc_remember - note that process @tgid runs @inode, for the .end
+ * probes of that PATH (none: forget what it ran); with @only_new only
+ * when nothing is noted for it.  Any context; no sleep. */
+void stp_proc_remember(pid_t tgid, struct inode *inode, int only_new);
+/* stp_exe_inode - the inode of @mm's program (compared only) or NULL.
+ * Any context; no sleep. */
+struct mm_struct;
+struct inode *stp_exe_inode(struct mm_struct *mm);
+
+/* ---- uprocess_start.c ---- */
+/* stp_upstart_open - from now on (the hooks are about to be attached)
+ * the fork and exec hooks claim the tasks they see, and new tasks' works
+ * wait for the session to run.  Process context. */
+void stp_upstart_open(void);
+/* stp_uprocess_existing - once the session runs: .begin/.thread.begin in
+ * every process and thread that already ran, in its context (queued),
+ * and their PATH noted for .end; then no more claims.  Process context;
+ * sleeps. */
+void stp_uprocess_existing(void);
+/* stp_upstart_fork / stp_upstart_exec - from the fork hook (new @child)
+ * and the exec hook (@p now runs @inode): 1 when the walk has already
+ * queued the task's (thread.)begin, respectively that PATH's begin, and
+ * the hook must not; else 0, and the walk will leave it alone.
+ * Tracepoint context; no sleep. */
+int stp_upstart_fork(struct task_struct *child);
+int stp_upstart_exec(struct task_struct *p, struct inode *inode);
+/* stp_upstart_exit - from the exit hook, in exiting @p (current): run
+ * the probes of the walk's work still queued for it, which would run
+ * only after its .end.  Tracepoint context; no sleep. */
+void stp_upstart_exit(struct task_struct *p);
+/* stp_upstart_holding - is the session still starting (a new task's
+ * work must wait before it runs probes)?  Any context. */
+int stp_upstart_holding(void);
+/* stp_upstart_close - at unregistration, after the hooks are detached:
+ * cancel the walk's works not run yet, wait for those running, drop the
+ * claims.  Idempotent.  Process context; sleeps. */
+void stp_upstart_close(void);
 
 /* ---- hwbkpt.c ---- */
 /* stp_hwbkpt_register - a wide hardware breakpoint for every

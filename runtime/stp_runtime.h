@@ -30,6 +30,11 @@
 #ifndef MAXSTRINGLEN
 #define MAXSTRINGLEN 512        /* bytes of a script string, NUL included */
 #endif
+#ifdef STP_SUPPRESS_TIME_LIMITS /* stap -g --suppress-time-limits */
+#undef MAXACTION
+#define MAXACTION LONG_MAX      /* no limit (MAXTRYLOCK stays: a lock never
+                                 * released must not hang the probe) */
+#endif
 #ifndef MAXACTION
 #define MAXACTION 1000          /* statements per probe hit */
 #endif

@@ -65,10 +65,12 @@ struct stp_up_rt {
 };
 
 /* stp_up_mine - does the hit in the current task count for @r: any
- * process, or process(PID)'s only.  Context: any. */
+ * process, or process(PID)'s only; under -c/-x only the target's process
+ * hierarchy (stp_in_target).  Context: any. */
 static inline int stp_up_mine(const struct stp_up_rt *r)
 {
-	return !r->p->pid || task_tgid_nr(current) == r->p->pid;
+	return (!r->p->pid || task_tgid_nr(current) == r->p->pid) &&
+	       stp_in_target(current);
 }
 
 static struct stp_up_slot *stp_up_slot(struct stp_up_rt *r, int i)
@@ -135,6 +137,34 @@ int stp_uid_ok(void)
 		return 1;
 	return from_kuid(&init_user_ns, current_uid()) == (uid_t)_stp_uid &&
 	       from_kuid(&init_user_ns, current_euid()) == (uid_t)_stp_uid;
+}
+
+/* stp_in_target - is @t the -c/-x target process or a descendant of it
+ * (following real_parent), or is there no target?  With staprun -c or -x
+ * SystemTap limits every process probe to the target's process hierarchy
+ * (stapprobes(3stap)).  A process reparented away from the hierarchy
+ * (its parent exited) is no longer in it.  Any context; no sleep. */
+int stp_in_target(struct task_struct *t)
+{
+	pid_t target = stp_target_pid();
+	int depth, in = 0;
+
+	if (!target)
+		return 1;
+	rcu_read_lock();
+	for (depth = 0; t && t->pid > 0 && depth < 4096; depth++) {
+		struct task_struct *parent = rcu_dereference(t->real_parent);
+
+		if (t->tgid == target) {
+			in = 1;
+			break;
+		}
+		if (parent == t)
+			break;
+		t = parent;
+	}
+	rcu_read_unlock();
+	return in;
 }
 
 /* stp_up_filter - process(PID): plant the breakpoint only in that

@@ -24,12 +24,15 @@
  *
  * The exec hook also creates the counters of perf...counter probes
  * (stp_perf_counters_exec, perf_counter.c).
- * Processes already running when the module starts get no .begin and
- * their PATH .end is not seen (the table has not heard of them).  The
+ * Processes and threads already running when the session starts get
+ * their .begin / .thread.begin once, in their own context, and their
+ * PATH is put in the table for .end (uprocess_start.c).  Under staprun
+ * -c/-x only the target's process hierarchy counts (stp_in_target).  The
  * bodies run without registers ($ variables and long_arg() are errors).
  * Every queued task_work is waited for at unregistration: the child runs
  * it when it first returns to user space or exits, whichever comes
- * first, so the wait is short. */
+ * first, so the wait is short; a child that gets there while the session
+ * is still starting waits for it to run (stp_upstart_holding). */
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/fs.h>
@@ -95,7 +98,7 @@ static void stp_proc_run(enum stp_probe_kind kind, struct inode *inode)
 {
 	int i;
 
-	if (!stp_uid_ok())
+	if (!stp_uid_ok() || !stp_in_target(current))
 		return;
 	for (i = 0; i < stp_nprocs; i++)
 		if (stp_procs[i].p->kind == kind && stp_procs[i].inode == inode &&
@@ -104,8 +107,38 @@ static void stp_proc_run(enum stp_probe_kind kind, struct inode *inode)
 			stp_run_probe(stp_procs[i].p, NULL, STP_STATE_RUNNING);
 }
 
+void stp_proc_fire(enum stp_probe_kind kind, int pathless, struct inode *exe)
+{
+	if (pathless)
+		stp_proc_run(kind, NULL);
+	if (exe)
+		stp_proc_run(kind, exe);
+}
+
+int stp_proc_wanted(enum stp_probe_kind kind, struct inode *inode, pid_t tgid)
+{
+	int i;
+
+	for (i = 0; i < stp_nprocs; i++)
+		if (stp_procs[i].p->kind == kind && stp_procs[i].inode == inode &&
+		    (!stp_procs[i].p->pid || stp_procs[i].p->pid == tgid))
+			return 1;
+	return 0;
+}
+
+int stp_proc_has_begin(void)
+{
+	int i;
+
+	for (i = 0; i < stp_nprocs; i++)
+		if (stp_procs[i].p->kind == STP_PROBE_PROC_BEGIN ||
+		    stp_procs[i].p->kind == STP_PROBE_THREAD_BEGIN)
+			return 1;
+	return 0;
+}
+
 /* stp_proc_work_fn - the child's process.begin, or the new thread's
- * thread.begin probes, in the child. */
+ * thread.begin probes, in the child; after the session has started. */
 static void stp_proc_work_fn(struct callback_head *cb)
 {
 	struct stp_proc_work *w = container_of(cb, struct stp_proc_work, cb);
@@ -113,12 +146,14 @@ static void stp_proc_work_fn(struct callback_head *cb)
 	struct inode *exe = w->exe;
 
 	kfree(w);
-	stp_proc_run(kind, NULL);
-	if (kind == STP_PROBE_THREAD_BEGIN && exe)
-		stp_proc_run(kind, exe);
+	while (stp_upstart_holding())
+		msleep(1);
+	stp_proc_fire(kind, 1, kind == STP_PROBE_THREAD_BEGIN ? exe : NULL);
 	atomic_dec(&stp_proc_pending);
 }
 
+/* stp_exe_inode - the inode of @mm's program, or NULL; only compared.
+ * Context: any; does not sleep. */
 struct inode *stp_exe_inode(struct mm_struct *mm)
 {
 	struct file *f;
@@ -140,7 +175,8 @@ static void stp_proc_fork(void *data, struct task_struct *parent,
 	struct stp_proc_work *w;
 	int leader = thread_group_leader(child);
 
-	if ((child->flags & PF_KTHREAD) ||
+	/* claimed even without a probe to run: the walk leaves it alone */
+	if ((child->flags & PF_KTHREAD) || stp_upstart_fork(child) ||
 	    !(leader ? stp_any_fork_begin : stp_any_thread_begin))
 		return;
 	w = kmalloc(sizeof(*w), GFP_NOWAIT | __GFP_NOWARN);
@@ -159,13 +195,19 @@ static void stp_proc_fork(void *data, struct task_struct *parent,
 }
 
 /* stp_proc_note - record that process @tgid now runs @inode (NULL: a
- * program no .end probe names), forgetting what it ran before. */
-static void stp_proc_note(pid_t tgid, struct inode *inode)
+ * program no .end probe names), forgetting what it ran before; when
+ * @only_new, only if the table has no running entry for @tgid. */
+static void stp_proc_note(pid_t tgid, struct inode *inode, int only_new)
 {
 	unsigned long flags;
 	int i, free_slot = -1;
 
 	spin_lock_irqsave(&stp_proc_lock, flags);
+	for (i = 0; only_new && i < STP_PROC_TABLE; i++)
+		if (stp_proc_seen[i].tgid == tgid && !stp_proc_seen[i].ended) {
+			spin_unlock_irqrestore(&stp_proc_lock, flags);
+			return;
+		}
 	for (i = 0; i < STP_PROC_TABLE; i++) {
 		if (stp_proc_seen[i].tgid == tgid)
 			stp_proc_seen[i].tgid = 0;
@@ -205,23 +247,68 @@ static struct inode *stp_proc_forget(pid_t tgid, int keep)
 	return inode;
 }
 
+void stp_proc_remember(pid_t tgid, struct inode *inode, int only_new)
+{
+	int i, ended = 0;
+
+	if (!stp_any_path_end || (!inode && only_new))
+		return;
+	for (i = 0; inode && i < stp_nprocs && !ended; i++)
+		ended = (stp_procs[i].p->kind == STP_PROBE_PROC_END ||
+			 stp_procs[i].p->kind == STP_PROBE_THREAD_END) &&
+			stp_procs[i].inode == inode;
+	if (ended || !only_new)
+		stp_proc_note(tgid, ended ? inode : NULL, only_new);
+}
+
 static void stp_proc_exec(void *data, struct task_struct *p, pid_t old_pid,
 			  struct linux_binprm *bprm)
 {
 	struct inode *inode = bprm && bprm->file ? file_inode(bprm->file) :
 						   NULL;
-	int i, ended = 0;
+	/* claimed first: the walk then does not note the old program */
+	int seen = stp_upstart_exec(p, inode);
 
-	if (stp_any_path_end) {
-		for (i = 0; i < stp_nprocs && !ended; i++)
-			ended = (stp_procs[i].p->kind == STP_PROBE_PROC_END ||
-				 stp_procs[i].p->kind == STP_PROBE_THREAD_END) &&
-				stp_procs[i].inode == inode;
-		stp_proc_note(p->tgid, ended ? inode : NULL);
-	}
-	if (inode)
+	stp_proc_remember(p->tgid, inode, 0);
+	if (inode && !seen)
 		stp_proc_run(STP_PROBE_PROC_BEGIN, inode);
 	stp_perf_counters_exec(inode);          /* perf_counter.c */
+}
+
+/* The processes whose end was seen lately: a joined thread can reach
+ * sched_process_exit after the last thread (the one that made
+ * signal->live 0) did, and must not end the process again.  A process is
+ * its signal_struct and its leader's start time (both stay while any of
+ * its threads does), so a reused signal_struct is another process. */
+#define STP_PROC_ENDED 256
+static struct {
+	const void *signal;
+	u64 start;
+} stp_proc_ended[STP_PROC_ENDED];
+static int stp_proc_ended_next;
+
+/* stp_proc_group_ends - does @p's exit end its process, for the first
+ * time?  Context: sched_process_exit of @p; no sleep. */
+static int stp_proc_group_ends(struct task_struct *p)
+{
+	const void *sig = p->signal;
+	u64 start = p->group_leader->start_time;
+	unsigned long flags;
+	int i, first = 1;
+
+	if (atomic_read(&p->signal->live))
+		return 0;       /* other threads remain */
+	spin_lock_irqsave(&stp_proc_lock, flags);
+	for (i = 0; i < STP_PROC_ENDED && first; i++)
+		first = !(stp_proc_ended[i].signal == sig &&
+			  stp_proc_ended[i].start == start);
+	if (first) {
+		stp_proc_ended[stp_proc_ended_next].signal = sig;
+		stp_proc_ended[stp_proc_ended_next].start = start;
+		stp_proc_ended_next = (stp_proc_ended_next + 1) % STP_PROC_ENDED;
+	}
+	spin_unlock_irqrestore(&stp_proc_lock, flags);
+	return first;
 }
 
 static void stp_proc_exit(void *data, struct task_struct *p)
@@ -230,13 +317,14 @@ static void stp_proc_exit(void *data, struct task_struct *p)
 
 	if (p->flags & PF_KTHREAD)
 		return;
+	stp_upstart_exit(p);    /* a .begin still queued runs first */
 	if (!thread_group_leader(p)) {
 		stp_proc_run(STP_PROBE_THREAD_END, NULL);
 		if (stp_any_path_end && (inode = stp_proc_forget(p->tgid, 1)))
 			stp_proc_run(STP_PROBE_THREAD_END, inode);
 	}
-	if (atomic_read(&p->signal->live))
-		return;     /* other threads remain */
+	if (!stp_proc_group_ends(p))
+		return;
 	stp_proc_run(STP_PROBE_PROC_END, NULL);
 	if (stp_any_path_end && (inode = stp_proc_forget(p->tgid, 0)))
 		stp_proc_run(STP_PROBE_PROC_END, inode);
@@ -301,6 +389,8 @@ int stp_uprocess_register(void)
 		}
 		stp_nprocs++;
 	}
+	/* before the hooks: what they see from now on is not walked again */
+	stp_upstart_open();
 	stp_proc_tps[0].name = "sched_process_fork";
 	stp_proc_tps[0].fn = stp_proc_fork;
 	stp_proc_tps[1].name = "sched_process_exec";
@@ -341,6 +431,7 @@ void stp_uprocess_unregister(void)
 	}
 	if (any)
 		tracepoint_synchronize_unregister();
+	stp_upstart_close();    /* the walk's works: run, or cancelled */
 	/* children of the last forks run their work on their way to user
 	 * space (or out) */
 	while (atomic_read(&stp_proc_pending) > 0)
@@ -352,6 +443,7 @@ void stp_uprocess_unregister(void)
 	kfree(stp_proc_seen);
 	stp_procs = NULL;
 	stp_proc_seen = NULL;
+	memset(stp_proc_ended, 0, sizeof(stp_proc_ended));
 	stp_nprocs = 0;
 	stp_any_fork_begin = stp_any_path_end = stp_any_thread_begin = 0;
 }

@@ -1,10 +1,11 @@
 /* stapio - the user-space side of a running probe module.
  *
  *   stapio [-v] [-o FILE [-S MB[,N]]] [-b] [-T MS] [-c CMD | -x PID] [-L]
- *          MODULE_NAME
+ *          [-C WHEN] [-q] MODULE_NAME
  *   stapio [-v] [-o FILE] -A [-E] MODULE_NAME
  *
- * (started by staprun, which documents the options).  -L: start the
+ * (started by staprun, which documents the options; its -w is -q here,
+ * -w FD being the pipe staprun releases stapio with).  -L: start the
  * probes, detach (the module keeps running without a reader) and exit.
  * -A: attach to a running module left by -L; -E: then end it at once.
  *
@@ -41,6 +42,7 @@
 #include "../runtime/stp_transport_msgs.h"
 #include "modops.h"
 #include "privilege.h"
+#include "colors.h"
 
 #define DEBUGFS "/sys/kernel/debug"
 static long gap_wait_ms = 500;   /* how long a hole in seq may delay output (-T) */
@@ -82,6 +84,7 @@ static int rotate_keep;        /* -S ,N: files kept, 0 = all */
 static int rotate_index;
 static long long out_bytes;    /* in the current file */
 static int bulk;               /* -b */
+static int no_warnings;        /* -q (staprun -w): WARNING messages dropped */
 
 /* ---- standard input for input.char / input.line ---- */
 
@@ -385,12 +388,14 @@ static int read_cmds(int *start_status)
 			case STP_MSG_SYSTEM:
 				run_system(p, h.len);
 				break;
-			case STP_MSG_ERROR:
-				error_seen = 1;
-				/* fall through */
 			case STP_MSG_WARNING:
+				if (no_warnings)
+					break;
+				/* fall through */
+			case STP_MSG_ERROR:
+				error_seen |= h.type == STP_MSG_ERROR;
 				fflush(out);
-				fwrite(p, 1, h.len, stderr);
+				colors_write(stderr, p, h.len);
 				fflush(stderr);
 				break;
 			default:
@@ -695,7 +700,8 @@ static void wait_for_insertion(int fd)
 static void usage(void)
 {
 	fprintf(stderr, "usage: stapio [-v] [-o FILE [-S MB[,N]]] [-b] [-T MS] "
-		"[-c CMD | -x PID] [-L | -A [-E]] [-w FD] MODULE_NAME\n");
+		"[-c CMD | -x PID] [-L | -A [-E]] [-w FD] [-C WHEN] [-q] "
+		"MODULE_NAME\n");
 	exit(1);
 }
 
@@ -708,13 +714,14 @@ int main(int argc, char **argv)
 	int load_only = 0, attach = 0, end_now = 0;
 	long xpid = 0;
 	int go_fd = -1;
+	const char *color_when = NULL;
 	size_t i;
 
 	/* started by a setuid staprun: the caller's uid except to open
 	 * the module's files and to remove it */
 	if (priv_drop() != 0)
 		die("cannot drop root: %s", strerror(errno));
-	while ((opt = getopt(argc, argv, "+vo:S:bT:c:x:LAEw:")) != -1) {
+	while ((opt = getopt(argc, argv, "+vo:S:bT:c:x:LAEw:C:q")) != -1) {
 		switch (opt) {
 		case 'v': verbose++; break;
 		case 'o': outfile = optarg; break;
@@ -736,11 +743,18 @@ int main(int argc, char **argv)
 		case 'A': attach = 1; break;
 		case 'E': end_now = 1; break;
 		case 'w': go_fd = atoi(optarg); break;
+		case 'C': color_when = optarg; break;
+		case 'q': no_warnings = 1; break;
 		default: usage();
 		}
 	}
 	if (optind != argc - 1)
 		usage();
+	if (colors_setup(color_when) < 0) {
+		fprintf(stderr, "stapio: -C takes always, auto or never, not "
+			"'%s'\n", color_when);
+		return 1;
+	}
 	if (rotate_bytes && !outfile) {
 		fprintf(stderr, "stapio: -S needs -o FILE\n");
 		return 1;

@@ -24,6 +24,11 @@
  *               output; with -o like -D, else like -L
  *   -T MS       the longest time output waits for a record still in
  *               flight on another CPU (default 500)
+ *   -V          print the version and exit
+ *   -w          no warnings from the script (its WARNING: messages)
+ *   -C WHEN     color "ERROR:" and "WARNING:" of the messages: always,
+ *               auto (default: stderr is a terminal), never; colors from
+ *               SYSTEMTAP_COLORS (staprun/colors.c)
  *
  * Privilege (man/staprun.8, "WHO MAY LOAD WHAT"): installed setuid root,
  * staprun first decides from the caller's real uid and groups
@@ -51,6 +56,8 @@
 #include "modops.h"
 #include "privilege.h"
 #include "verify.h"
+#include "colors.h"
+#include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -98,8 +105,9 @@ static void ensure_debugfs(void)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: staprun [-v] [-o FILE] [-S MB[,N]] [-b] [-s MB] [-c CMD | -x PID]\n"
-		"               [-N PID] [-R] [-D | -L] [-F] [-T MS] MODULE.ko [name=value ...]\n"
+		"usage: staprun [-v] [-V] [-w] [-o FILE] [-S MB[,N]] [-b] [-s MB] [-c CMD | -x PID]\n"
+		"               [-N PID] [-R] [-D | -L] [-F] [-T MS] [-C WHEN]\n"
+		"               MODULE.ko [name=value ...]\n"
 		"       staprun -A MODULE_NAME     attach to a module started with -L\n"
 		"       staprun -d MODULE_NAME     end and remove a module\n");
 	exit(1);
@@ -108,7 +116,9 @@ static void usage(void)
 struct opts {
 	const char *outfile, *size_spec, *cmd, *target, *timeout;
 	const char *ns_pid;   /* -N PID: the ns_*() functions' namespaces */
+	const char *color;    /* -C WHEN, for stapio */
 	int bulk, rename, detach, load_only, flight, attach, remove;
+	int no_warnings;      /* -w */
 	long bufsize_mb;
 };
 
@@ -309,9 +319,14 @@ int main(int argc, char **argv)
 		}
 	}
 
-	while ((opt = getopt(argc, argv, "+vo:S:bs:c:x:N:RDLFT:Adu")) != -1) {
+	while ((opt = getopt(argc, argv, "+vVwo:S:bs:c:x:N:RDLFT:AduC:")) != -1) {
 		switch (opt) {
 		case 'v': verbose++; break;
+		case 'V':
+			printf("staprun %s, systemtap-ng's module loader\n",
+			       PACKAGE_VERSION);
+			return 0;
+		case 'w': o.no_warnings = 1; break;
 		case 'o': o.outfile = optarg; break;
 		case 'S': o.size_spec = optarg; break;
 		case 'b': o.bulk = 1; break;
@@ -333,6 +348,14 @@ int main(int argc, char **argv)
 		case 'A': o.attach = 1; break;
 		case 'd': o.remove = 1; break;
 		case 'u': break;
+		case 'C':
+			if (!colors_valid_when(optarg)) {
+				fprintf(stderr, "staprun: -C takes always, auto or "
+					"never, not '%s'\n", optarg);
+				return 1;
+			}
+			o.color = optarg;
+			break;
 		default: usage();
 		}
 	}
@@ -381,6 +404,12 @@ int main(int argc, char **argv)
 		args[n++] = "-T";
 		args[n++] = o.timeout;
 	}
+	if (o.color) {
+		args[n++] = "-C";
+		args[n++] = o.color;
+	}
+	if (o.no_warnings)
+		args[n++] = "-q";
 
 	/* below stapdev a run ends with its module removed: no attaching,
 	 * removing others' modules, or leaving one loaded without a reader */

@@ -79,6 +79,8 @@ static void usage(FILE *f)
 "  -V          print the version\n"
 "  --suppress-handler-errors  a run-time error ends only the probe hit:\n"
 "                   counted (reported at the end), the run goes on\n"
+"  --suppress-time-limits  (with -g) no MAXACTION limit on the statements\n"
+"                   of a probe hit\n"
 "  --skip-badvars   a target variable that cannot be resolved reads as 0\n"
 "                   (with a warning) instead of failing pass 2\n"
 "  options may follow the script name; words after -- are arguments\n"
@@ -326,7 +328,7 @@ static int parse_options(struct session *s, int argc, char **argv)
 		OPTS_X_LONG,
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int c, no_time_limits = 0;
 	s->last_pass = 5;
 	/* GNU getopt permutes, as SystemTap's option parsing does: options
 	 * may come before or after the script name and its arguments
@@ -342,7 +344,10 @@ static int parse_options(struct session *s, int argc, char **argv)
 		case 'v': stp_verbose++; break;
 		case 'k': s->keep_tmpdir = 1; break;
 		case 'g': s->guru = 1; break;
-		case 'w': diag_no_warnings = 1; break;
+		case 'w':       /* the script's warnings too (staprun -w) */
+			diag_no_warnings = 1;
+			add_opt(s, "-w", NULL);
+			break;
 		case 'u': s->unoptimized = 1; break;
 		case 'l': case 'L':
 			s->list_pattern = optarg;
@@ -399,6 +404,12 @@ static int parse_options(struct session *s, int argc, char **argv)
 					 "STP_SUPPRESS_HANDLER_ERRORS");
 			s->suppress_errors = 1;
 			break;
+		case OPT_X_SUPPRESS_TIME_LIMITS:
+			/* stp_runtime.h lifts MAXACTION; checked for -g below */
+			if (!no_time_limits)
+				vec_push(&s->defines, "STP_SUPPRESS_TIME_LIMITS");
+			no_time_limits = 1;
+			break;
 		case 'B':
 			if (!strchr(optarg, '=') || optarg[0] == '=') {
 				fprintf(stderr, "stap: -B takes NAME=VALUE (a make "
@@ -453,6 +464,10 @@ static int parse_options(struct session *s, int argc, char **argv)
 			fprintf(stderr, "Try 'stap --help' for the options.\n");
 			return -1;
 		}
+	}
+	if (no_time_limits && !s->guru) {
+		fprintf(stderr, "stap: --suppress-time-limits needs guru mode (-g)\n");
+		return -1;
 	}
 	if (opts_misc_finish(s, argc - optind) < 0)
 		return -1;

@@ -4,7 +4,8 @@
  *   -q                    record tapset coverage (coverage.c)
  *   --color[=WHEN], -C WHEN   color the diagnostics: always, auto (when
  *                         stderr is a terminal), never; colors from
- *                         SYSTEMTAP_COLORS
+ *                         SYSTEMTAP_COLORS; always/never also staprun's
+ *                         (-C WHEN: the module's errors and warnings)
  *   --dump-probe-types, --dump-probe-aliases, --dump-functions
  *   --example NAME        run the example script NAME
  *   --target-namespaces=PID   the ns_*() tapset functions see the pid and
@@ -163,6 +164,11 @@ int opts_misc_finish(struct session *s, int nwords)
 	    (color_mode == COLOR_AUTO && isatty(2) && term &&
 	     strcmp(term, "dumb")))
 		diag_set_colors(getenv("SYSTEMTAP_COLORS"));
+	if (color_mode != COLOR_AUTO) {  /* auto: staprun decides the same */
+		vec_push(&s->staprun_opts, xstrdup("-C"));
+		vec_push(&s->staprun_opts, xstrdup(color_mode == COLOR_ALWAYS ?
+						   "always" : "never"));
+	}
 	if (s->dump_mode && (s->script_text || s->example || nwords ||
 			     s->list_pattern)) {
 		fprintf(stderr, "stap: --dump-* takes no script, -l or -L\n");

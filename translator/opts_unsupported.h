@@ -13,6 +13,7 @@ enum {
 	OPT_X_EXAMPLE,
 	OPT_X_COLOR,
 	OPT_X_SUPPRESS_HANDLER_ERRORS,
+	OPT_X_SUPPRESS_TIME_LIMITS,
 	OPT_X_TARGET_NAMESPACES,
 };
 
@@ -25,6 +26,8 @@ enum {
 	{ "colour", optional_argument, NULL, OPT_X_COLOR }, \
 	{ "suppress-handler-errors", no_argument, NULL, \
 	  OPT_X_SUPPRESS_HANDLER_ERRORS }, \
+	{ "suppress-time-limits", no_argument, NULL, \
+	  OPT_X_SUPPRESS_TIME_LIMITS }, \
 	{ "target-namespaces", required_argument, NULL, OPT_X_TARGET_NAMESPACES }, \
 	{ "interactive", no_argument, NULL, 'i' }
 

@@ -29,6 +29,14 @@ err=$("$STAP" -w -p2 -e 'function unused() { } probe begin { x = 1 }' 2>&1 >/dev
 [ -z "$err" ] || fail "-w still warns: $err"
 err=$("$STAP" -p2 -e 'function unused() { } probe begin { x = 1 }' 2>&1 >/dev/null)
 echo "$err" | grep -q "eliding unused function 'unused'" || fail "no unused warning: $err"
+# -w also silences the script's warnings: staprun -w (a fake staprun,
+# $SYSTEMTAP_STAPRUN, records its arguments)
+KVER=$(cat "${STAP_LAB_DIR:-/var/cache/stap-lab}/kver")
+printf '#!/bin/sh\necho "$*" > args\n' > fake-staprun
+chmod +x fake-staprun
+SYSTEMTAP_STAPRUN=$PWD/fake-staprun "$STAP" -r "$KVER" -w -e 'probe begin { exit() }' \
+	> /dev/null 2>&1 || fail "-w with a fake staprun failed"
+case " $(cat args) " in *" -w "*) ;; *) fail "-w not passed to staprun: $(cat args)" ;; esac
 # -u keeps the unused function in the -p2 listing
 out=$("$STAP" -u -p2 -e 'function unused() { return 1 } probe begin { }' 2>/dev/null)
 echo "$out" | grep -q '^unused:long' || fail "-u dropped the function: $out"

@@ -1,7 +1,8 @@
 # stap --color[=WHEN] / -C WHEN: colored diagnostics (SGR escapes) always,
 # never, or auto (only when stderr is a terminal); colors from
 # SYSTEMTAP_COLORS (KEY=SGR:..., keys error, warning, source, caret,
-# token), the defaults when unset, none when empty or invalid.
+# token), the defaults when unset, none when empty or invalid; always and
+# never are passed on to staprun.
 set -u
 fail() { echo "FAIL: $*"; exit 1; }
 E=$(printf '\033')
@@ -46,4 +47,22 @@ fi
 rc=0; err=$(diag --color=sometimes) || rc=$?
 [ "$rc" = 1 ] && [ "$err" = "stap: --color takes always, auto or never, not 'sometimes'" ] ||
 	fail "bad --color: $rc $err"
+# always and never go on to staprun (-C WHEN: the module's ERROR: and
+# WARNING:, see lab/staprun_color); auto is staprun's default, on the same
+# stderr.  A fake staprun ($SYSTEMTAP_STAPRUN) records its arguments.
+KVER=$(cat "${STAP_LAB_DIR:-/var/cache/stap-lab}/kver")
+printf '#!/bin/sh\necho "$*" > args\n' > fake-staprun
+chmod +x fake-staprun
+for o in --color=always:always '-C never':never --color=auto: :; do
+	rm -f args
+	SYSTEMTAP_STAPRUN=$PWD/fake-staprun "$STAP" -r "$KVER" ${o%:*} \
+		-e 'probe begin { exit() }' > /dev/null 2> err ||
+		fail "'${o%:*}' with a fake staprun: $(cat err)"
+	case " $(cat args 2>/dev/null) ",${o#*:} in
+	*" -C always "*,always | *" -C never "*,never) ;;
+	*" -C "*,) fail "'${o%:*}' passed -C: $(cat args)" ;;
+	*,) [ -e args ] || fail "'${o%:*}': staprun not run" ;;
+	*) fail "'${o%:*}' did not pass -C ${o#*:}: $(cat args 2>/dev/null)" ;;
+	esac
+done
 exit 0

@@ -130,6 +130,33 @@ STP_PY3_IF_PREV_INSTR _PyInterpreterFrame:prev_instr
 STP_PY3_CO_FIRSTLINENO PyCodeObject:co_firstlineno
 STP_PY3_CO_FILENAME PyCodeObject:co_filename
 STP_PY3_CO_NAME PyCodeObject:co_name
+STP_PY3_CO_QUALNAME PyCodeObject:co_qualname
+STP_PY3_OB_TYPE PyObject:ob_type
+STP_PY3_TP_NAME PyTypeObject:tp_name
+STP_PY3_TP_FLAGS PyTypeObject:tp_flags
+STP_PY3_TUPLE_ITEM PyTupleObject:ob_item
+STP_PY3_LIST_ITEM PyListObject:ob_item
+STP_PY3_LONG_DIGIT PyLongObject:ob_digit
+STP_PY3_FLOAT_VAL PyFloatObject:ob_fval
+STP_PY3_CELL_REF PyCellObject:ob_ref
+STP_PY3_CO_FLAGS PyCodeObject:co_flags
+STP_PY3_CO_ARGCOUNT PyCodeObject:co_argcount
+STP_PY3_CO_KWONLYARGCOUNT PyCodeObject:co_kwonlyargcount
+STP_PY3_CO_NLOCALSPLUS PyCodeObject:co_nlocalsplus
+STP_PY3_CO_LOCALSPLUSNAMES PyCodeObject:co_localsplusnames
+STP_PY3_IF_GLOBALS _PyInterpreterFrame:f_globals
+STP_PY3_IF_LOCALSPLUS _PyInterpreterFrame:localsplus
+STP_PY3_DICT_KEYS PyDictObject:ma_keys
+STP_PY3_DICT_VALUES PyDictObject:ma_values
+STP_PY3_DK_LOG2_INDEX_BYTES _dictkeysobject:dk_log2_index_bytes
+STP_PY3_DK_KIND _dictkeysobject:dk_kind
+STP_PY3_DK_NENTRIES _dictkeysobject:dk_nentries
+STP_PY3_DK_INDICES _dictkeysobject:dk_indices
+STP_PY3_DKE_SIZE PyDictKeyEntry
+STP_PY3_DKE_KEY PyDictKeyEntry:me_key
+STP_PY3_DKE_VALUE PyDictKeyEntry:me_value
+STP_PY3_DUE_SIZE PyDictUnicodeEntry
+STP_PY3_DUE_VALUE PyDictUnicodeEntry:me_value
 STP_PY3_CO_LINETABLE PyCodeObject:co_linetable
 STP_PY3_CO_CODE PyCodeObject:co_code_adaptive
 STP_PY3_BYTES_SIZE PyVarObject:ob_size
@@ -167,6 +194,8 @@ out=$("$STAP" -p2 -e 'probe python3.function.* { println(funcname) }' 2>err) ||
 for p in 1722 2431 5822; do
     grep -q "_PyEval_EvalFrameDefault@[./]*Python/ceval.c:$p\")" <<< "$out" || fail "no probe at ceval.c:$p in: $out"
 done
+# the unicode dict entry's key comes first (the tapset reads it at 0)
+[ "$(./layout "$dbg" PyDictUnicodeEntry:me_key)" = 0 ] || fail "PyDictUnicodeEntry.me_key is not at 0"
 "$STAP" -p2 -e 'probe python3.function.entry { println(funcname, filename, lineno) }
 probe python3.gc.start { println(generation) } probe python3.import.find_load.done { println(module, found) }' > /dev/null 2> err ||
     { cat err; fail "stap -p2 of the python3 aliases failed"; }

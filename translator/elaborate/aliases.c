@@ -16,6 +16,7 @@
 #include "aliases.h"
 #include "elaborate.h"
 #include "parse/parse.h"
+#include "python_points.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -368,6 +369,16 @@ static int resolve_point(struct session *s, struct probe *p,
 			   "deep at %s (a recursive alias?)", MAX_ALIAS_DEPTH,
 			   probe_point_str(pp));
 		return -1;
+	}
+	{
+		struct probe *np;
+		if (python_point_rewrite(s, p, pp, &np) < 0)
+			return -1;
+		if (np) {
+			if (pp->cond)
+				np->body = guard_body(pp->cond, np->body);
+			return expand_probe(s, np, depth + 1, user_pp ? user_pp : pp, chain);
+		}
 	}
 	{
 		int from, n = alias_range(pp, &from);

@@ -41,7 +41,10 @@
  * the last thread of a process running it exits; without PATH, for every
  * process (DP_PROC_BEGIN / DP_PROC_END, runtime/uprocess.c); .thread.begin
  * when a process (running PATH) creates a thread, in the new thread, and
- * .thread.end when a thread other than the process's first exits. */
+ * .thread.end when a thread other than the process's first exits; the
+ * processes and threads already running at startup get their .begin /
+ * .thread.begin then (runtime/uprocess_start.c).  Under staprun -c/-x the
+ * runtime limits every process probe to the target's process hierarchy. */
 #include "family.h"
 #include "debuginfo/debuginfo.h"
 
@@ -315,15 +318,15 @@ static char *pid_exe(struct session *s, int64_t pid)
  * program PID runs (found here when this machine is the target, so that
  * everything process("PATH") offers works), each firing only in that
  * process; when building for another machine (-r, --sysroot), only
- * .function("NAME")[.call|.return] and .begin/.end, the program being the
- * process's executable at module start and NAME an exact symbol of it
- * (runtime/uprobes.c), without target variables. */
+ * .function("NAME")[.call|.return], .begin/.end and .thread.begin/.end,
+ * the program being the process's executable at module start and NAME an
+ * exact symbol of it (runtime/uprobes.c), without target variables. */
 static int match_pid(struct session *s, struct probe *p,
 		     struct probe_point *pp, int64_t pid)
 {
 	struct pp_component *c = pp_comp(pp, 1), *m;
 	char *exe;
-	int before = s->derived.n, rc, i, is_return = 0;
+	int before = s->derived.n, rc, i, is_return = 0, thread;
 	const char *name;
 	struct derived_probe *d;
 	if (pid <= 0 || pid > 4194304) {    /* PID_MAX_LIMIT */
@@ -338,19 +341,27 @@ static int match_pid(struct session *s, struct probe *p,
 			((struct derived_probe *)s->derived.items[i])->pid = pid;
 		return rc;
 	}
-	if ((pp_is(c, "begin") || pp_is(c, "end")) && !c->arg) {
-		if (extra_components(pp, 2) < 0)
+	thread = pp_is(c, "thread") && !c->arg;
+	m = thread ? pp_comp(pp, 2) : c;        /* .begin or .end */
+	if ((pp_is(m, "begin") || pp_is(m, "end")) && !m->arg) {
+		if (extra_components(pp, thread ? 3 : 2) < 0)
 			return -1;
-		d = new_derived(s, pp_is(c, "begin") ? DP_PROC_BEGIN :
-				DP_PROC_END, p, pp);
+		d = new_derived(s, pp_is(m, "begin") ?
+				(thread ? DP_THREAD_BEGIN : DP_PROC_BEGIN) :
+				(thread ? DP_THREAD_END : DP_PROC_END), p, pp);
 		d->pid = pid;
 		return 0;
+	}
+	if (thread) {
+		diag_error(&pp->loc, "expected .thread.begin or .thread.end");
+		return -1;
 	}
 	if (!pp_is(c, "function")) {
 		diag_error(&pp->loc, "process(%lld): no process %lld here to "
 			   "read its program from (/proc/%lld/exe); building "
 			   "for another machine, only .function(\"NAME\")"
-			   "[.return] and .begin/.end are available",
+			   "[.return], .begin/.end and .thread.begin/.end are "
+			   "available",
 			   (long long)pid, (long long)pid, (long long)pid);
 		return -1;
 	}
@@ -758,7 +769,8 @@ static const char *const process_forms[] = {
 	"process.thread.begin", "process.thread.end",
 	"process(NUMBER).function(STRING)",
 	"process(NUMBER).function(STRING).return",
-	"process(NUMBER).begin", "process(NUMBER).end", NULL,
+	"process(NUMBER).begin", "process(NUMBER).end",
+	"process(NUMBER).thread.begin", "process(NUMBER).thread.end", NULL,
 };
 
 const struct family family_process = { "process", match_process,
