@@ -85,25 +85,26 @@ void stp_check_skipped(void)
 static __always_inline void stp_run_common(const struct stp_probe_desc *p,
 			   struct pt_regs *regs, int want,
 			   void (*handler)(struct stp_context *c),
-			   void *entry_data, const unsigned long *tp_args);
+			   void *entry_data, const unsigned long *tp_args,
+			   const struct stp_perf_values *perf);
 
 void stp_run_probe(const struct stp_probe_desc *p, struct pt_regs *regs,
 		   int want)
 {
-	stp_run_common(p, regs, want, p->handler, NULL, NULL);
+	stp_run_common(p, regs, want, p->handler, NULL, NULL, NULL);
 }
 
 void stp_run_handler(const struct stp_probe_desc *p, struct pt_regs *regs,
 		     int want, void (*handler)(struct stp_context *c),
-		     void *entry_data)
+		     void *entry_data, const struct stp_perf_values *perf)
 {
-	stp_run_common(p, regs, want, handler, entry_data, NULL);
+	stp_run_common(p, regs, want, handler, entry_data, NULL, perf);
 }
 
 void stp_run_probe_args(const struct stp_probe_desc *p, struct pt_regs *regs,
 			int want, const unsigned long *tp_args)
 {
-	stp_run_common(p, regs, want, p->handler, NULL, tp_args);
+	stp_run_common(p, regs, want, p->handler, NULL, tp_args, NULL);
 }
 
 /* stp_run_common - stp_run_handler(), and the tracepoint arguments
@@ -111,14 +112,15 @@ void stp_run_probe_args(const struct stp_probe_desc *p, struct pt_regs *regs,
 static __always_inline void stp_run_common(const struct stp_probe_desc *p,
 			   struct pt_regs *regs, int want,
 			   void (*handler)(struct stp_context *c),
-			   void *entry_data, const unsigned long *tp_args)
+			   void *entry_data, const unsigned long *tp_args,
+			   const struct stp_perf_values *perf)
 {
 	/* Everything from the state check to the end runs with preemption
 	 * disabled: stp_wait_probes_idle()'s synchronize_rcu() then waits
 	 * for every hit that saw the old state (no shared counter to bounce
 	 * between CPUs on every hit). */
 	preempt_disable();
-	stp_hit(p, regs, want, handler, entry_data, tp_args, 0);
+	stp_hit(p, regs, want, handler, entry_data, perf, tp_args, 0);
 	preempt_enable();
 }
 

@@ -9,10 +9,7 @@
 #include <linux/perf_event.h>
 #include "stp_internal.h"
 
-/* Runs in the event's overflow context: hrtimer interrupt for the
- * software clocks, the task's context for other software events, NMI for
- * hardware counters. */
-static void stp_perf_overflow(struct perf_event *ev,
+void stp_perf_overflow(struct perf_event *ev,
 			      struct perf_sample_data *data,
 			      struct pt_regs *regs)
 {

@@ -66,7 +66,7 @@ static int stp_kretprobe_fn(struct kretprobe_instance *ri,
 		return 0;
 	preempt_disable();
 	stp_hit(r->p, regs, STP_STATE_RUNNING, r->p->handler, ri->data, NULL,
-		0);
+		NULL, 0);
 	preempt_enable();
 	return 0;
 }
@@ -83,7 +83,7 @@ static int stp_kretprobe_entry(struct kretprobe_instance *ri,
 		return 0;
 	preempt_disable();
 	stp_hit(r->p, regs, STP_STATE_RUNNING, r->p->entry_handler, ri->data,
-		NULL, 0);
+		NULL, NULL, 0);
 	preempt_enable();
 	return 0;
 }
@@ -338,6 +338,8 @@ int stp_probes_register(void)
 	if (!rc)
 		rc = stp_hwbkpt_register();     /* hwbkpt.c */
 	if (!rc)
+		rc = stp_perf_counters_register(); /* perf_counter.c */
+	if (!rc)
 		rc = stp_uprobes_register();    /* uprobes.c */
 	if (!rc)
 		rc = stp_uprocess_register();   /* uprocess.c */
@@ -354,6 +356,7 @@ void stp_probes_unregister(void)
 
 	stp_uprocess_unregister();              /* uprocess.c */
 	stp_uprobes_unregister();               /* uprobes.c */
+	stp_perf_counters_unregister();         /* perf_counter.c */
 	stp_netfilter_unregister();             /* netfilter.c */
 	stp_hwbkpt_unregister();                /* hwbkpt.c */
 	stp_procfs_unregister();                /* procfs.c */

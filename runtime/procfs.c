@@ -131,7 +131,7 @@ static ssize_t stp_procfs_read(struct file *file, char __user *ubuf,
 	if (!o->filled) {
 		/* the probe runs once per open file, on its first read */
 		stp_run_handler(f->rd, NULL, STP_STATE_RUNNING, f->rd->handler,
-				&o->io);
+				&o->io, NULL);
 		o->filled = 1;
 	}
 	rc = simple_read_from_buffer(ubuf, count, ppos, o->io.buf, o->io.len);
@@ -150,7 +150,7 @@ static void stp_procfs_run_writers(const struct stp_procfs_file *f,
 		if (p->kind == STP_PROBE_PROCFS && p->procfs_write &&
 		    !strcmp(p->symbol, f->name))
 			stp_run_handler(p, NULL, STP_STATE_RUNNING, p->handler,
-					io);
+					io, NULL);
 }
 
 static ssize_t stp_procfs_write(struct file *file, const char __user *ubuf,

@@ -73,7 +73,8 @@ void stp_timing_add(struct stp_cpu *sc, const struct stp_probe_desc *p,
 /**
  * stp_hit - run @handler for probe @p on this CPU's context if the
  * session is in state @want; @entry_data is a .return probe's instance
- * data, @tp_args (12, or NULL) the tracepoint arguments.  A hit inside a
+ * data, @perf the perf counters read for a process probe (or NULL),
+ * @tp_args (12, or NULL) the tracepoint arguments.  A hit inside a
  * hit on this CPU is skipped and counted.  @light (a constant): the
  * translator found that @handler reads nothing of the context but
  * c->error and cannot print, and counts its statements in a local
@@ -87,6 +88,7 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 				    struct pt_regs *regs, int want,
 				    void (*handler)(struct stp_context *c),
 				    void *entry_data,
+				    const struct stp_perf_values *perf,
 				    const unsigned long *tp_args, int light)
 {
 	struct stp_cpu *sc;
@@ -135,6 +137,7 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 		c->probe = p;
 		c->regs = regs;
 		c->entry_data = entry_data;
+		c->perf_values = perf;
 		c->rx_ngroups = -1;
 		c->nesting = 0;
 		c->next = 0;
@@ -179,7 +182,8 @@ static __always_inline int stp_kprobe_hit(struct kprobe *kp,
 
 	if (!light)
 		regs->ip = (unsigned long)kp->addr;
-	stp_hit(r->p, regs, STP_STATE_RUNNING, handler, NULL, NULL, light);
+	stp_hit(r->p, regs, STP_STATE_RUNNING, handler, NULL, NULL, NULL,
+		light);
 	if (!light)
 		regs->ip = ip;
 	return 0;

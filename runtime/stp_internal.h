@@ -102,10 +102,12 @@ void stp_run_probe(const struct stp_probe_desc *p, struct pt_regs *regs,
 int stp_copy_string(char *dst, unsigned long addr, long limit, int user);
 
 /* stp_run_handler - as stp_run_probe, running @handler (the probe's own,
- * or its .return probe's entry handler) with c->entry_data = @entry_data. */
+ * or its .return probe's entry handler) with c->entry_data = @entry_data
+ * and c->perf_values = @perf (the counters read for a process probe, or
+ * NULL). */
 void stp_run_handler(const struct stp_probe_desc *p, struct pt_regs *regs,
 		     int want, void (*handler)(struct stp_context *c),
-		     void *entry_data);
+		     void *entry_data, const struct stp_perf_values *perf);
 /* stp_run_probe_args - stp_run_probe() with the tracepoint arguments
  * @tp_args (12 of them) copied into the context's tp_args first. */
 void stp_run_probe_args(const struct stp_probe_desc *p, struct pt_regs *regs,
@@ -127,6 +129,14 @@ int stp_perf_register(const struct stp_probe_desc *p, struct perf_event ***evs);
 /* stp_perf_unregister - release the events of @evs (NULL: nothing) and
  * the array; waits for running overflow handlers.  Process context. */
 void stp_perf_unregister(struct perf_event **evs);
+struct perf_sample_data;
+/* stp_perf_overflow - the overflow handler of a sampled perf event whose
+ * overflow_handler_context is its probe's desc: runs the probe with the
+ * interrupted registers.  Runs in the event's overflow context: hrtimer
+ * interrupt for the software clocks, the task's context for other
+ * software events, NMI for hardware counters; does not sleep. */
+void stp_perf_overflow(struct perf_event *ev, struct perf_sample_data *data,
+		       struct pt_regs *regs);
 
 /* ---- timing.c (-t: STP_TIMING) ---- */
 /* stp_timing_report - print "----- probe hit report:" and a line per
@@ -205,6 +215,10 @@ int stp_uprobes_register(void);
  * runs (uprobe_unregister waits for them) and the inodes are released.
  * Idempotent.  Process context; sleeps. */
 void stp_uprobes_unregister(void);
+/* stp_path_inode - the inode of @path with a reference (igrab), or an
+ * ERR_PTR: -ENOENT when no such file, -EINVAL when not a regular file.
+ * Process context; sleeps. */
+struct inode *stp_path_inode(const char *path);
 /* stp_in_target - is @t the staprun -c/-x target process or one of its
  * descendants (always 1 without a target)?  Process probes fire only
  * there, as SystemTap's.  Any context; no sleep.  (uprobes.c) */
@@ -225,6 +239,31 @@ void stp_uvars_unregister(void);
  * or -ENOMEM.  Process context; sleeps.  (uelfk.c) */
 int stp_elf_func_offset(struct file *f, const char *name,
 			unsigned long *offset);
+/* ---- perf_counter.c ---- */
+/* stp_perf_counters_register - resolve the STP_PROBE_PERF_PROC
+ * probes' programs, check that this kernel can count their events and
+ * create them in the processes running those programs now.  Returns 0 or
+ * -errno (reported; a missing PMU as such).  Before
+ * stp_uprocess_register, whose exec hook creates those of later
+ * processes.
+ * Process context; sleeps. */
+int stp_perf_counters_register(void);
+/* stp_perf_counters_unregister - after the uprobes and the exec hook are
+ * gone: wait for queued creations, release every counter.  Idempotent.
+ * Process context; sleeps. */
+void stp_perf_counters_unregister(void);
+/* stp_perf_counters_exec - current has just exec'd @inode (from the
+ * sched_process_exec hook): queue the creation of its counters, or the
+ * release of those of its previous program.  Context: tracepoint; no
+ * sleep. */
+void stp_perf_counters_exec(struct inode *inode);
+/* stp_perf_read - read into @pv the counters @p's body reads
+ * (p->perf_reads) for the current process; @pv, or NULL when it reads
+ * none.  Context: a process probe's uprobe handler, in the probed task;
+ * sleeps (mutex, perf_event_read_value). */
+const struct stp_perf_values *stp_perf_read(const struct stp_probe_desc *p,
+					    struct stp_perf_values *pv);
+
 /* ---- uprocess.c ---- */
 /* stp_uprocess_register - attach the STP_PROBE_PROC_BEGIN/END and
  * STP_PROBE_THREAD_BEGIN/END probes (process[("PATH")].begin/.end,

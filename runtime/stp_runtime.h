@@ -109,11 +109,26 @@ struct stp_rx_work {
 	u16 cur[STP_RX_NSLOTS];
 };
 
+/* The perf counters a process probe reads (its desc's perf_reads), read
+ * at the hit before its body runs (perf_counter.c); indexed by counter
+ * number. */
+#define STP_PERF_COUNTERS_MAX 16
+struct stp_perf_values {
+	u32 missing;               /* bit k: counter k has no value: */
+	int rc[STP_PERF_COUNTERS_MAX]; /* -ESRCH: the process does not run
+	                            * its program; else -errno of its
+	                            * creation */
+	s64 v[STP_PERF_COUNTERS_MAX];
+};
+
 struct stp_context {
 	const struct stp_probe_desc *probe; /* the probe being run */
 	struct pt_regs *regs;      /* registers at the probe point, or NULL */
 	void *entry_data;          /* .return probes: what the entry handler
 	                            * saved in the kretprobe instance */
+	const struct stp_perf_values *perf_values; /* process probes reading
+	                            * perf counters: what was read at the hit;
+	                            * else NULL */
 	const char *error;         /* first error of this hit, or NULL */
 	const char *error_loc;     /* its script location "file:line:col" */
 	char error_buf[128];       /* storage for formatted error messages */
@@ -765,6 +780,15 @@ void stp_procfs_value(struct stp_context *c, char *dst, const char *loc);
 void stp_procfs_set_value(struct stp_context *c, const char *s, int append,
 			  const char *loc);
 
+/* stp_perf_value - @perf("@name"): the value of perf counter @k (the
+ * count of its event in the current process since it began running the
+ * counter's program or since the start, whichever came last, its threads
+ * included) as read at this hit.  Errors (at @loc, giving 0): the
+ * process has no such counter (it runs another program), or creating it
+ * failed.  Context: probe handler of a process probe; does not sleep. */
+s64 stp_perf_value(struct stp_context *c, int k, const char *name,
+		   const char *loc);
+
 /* stp_param_ops_s64 - module parameter operations for a long script
  * global (stap -G name=value): decimal, 0x hex or 0 octal, 64-bit. */
 extern const struct kernel_param_ops stp_param_ops_s64;
@@ -796,6 +820,10 @@ enum stp_probe_kind {
 	STP_PROBE_THREAD_END,      /* a thread other than the leader exits */
 	STP_PROBE_NETFILTER,       /* a netfilter hook: nf_hook, nf_pf,
 	                            * nf_priority (netfilter.c) */
+	STP_PROBE_PERF_PROC,    /* a counter (no handler) of perf_type/
+	                            * perf_config in every process that begins
+	                            * running path, number perf_counter, name
+	                            * symbol (perf_counter.c) */
 	STP_PROBE_HWBKPT,          /* kernel.data: a hardware breakpoint on
 	                            * offset (symbol NULL) or on symbol's
 	                            * link-time address offset, relocated by
@@ -834,6 +862,9 @@ struct stp_probe_desc {
 	u64 sample;                /* sample period (ns for the clocks) or,
 	                            * with perf_freq, samples per second */
 	int perf_freq;
+	int perf_counter;          /* STP_PROBE_PERF_PROC: its number */
+	u32 perf_reads;            /* STP_PROBE_UPROBE: bit k: read counter k
+	                            * at each hit (c->perf_values) */
 	/* .return probes reading values of the function's entry: run at the
 	 * entry with c->entry_data = entry_size bytes of the kretprobe
 	 * instance, whose first int it sets to 1 on success. */

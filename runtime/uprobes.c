@@ -9,7 +9,9 @@
  * An entry probe runs its body from the consumer's handler, a .return
  * probe from ret_handler (the kernel's uretprobe hijacks the return
  * address), both in the probed task's context with its user registers:
- * the same claim/busy/error path as kprobes (stp_run_probe).  A nonzero
+ * the same claim/busy/error path as kprobes (stp_run_probe).  Both may
+ * sleep: the perf counters a body reads (@perf) are read there first
+ * (perf_counter.c).  A nonzero
  * ref_ctr_offset is an SDT semaphore the kernel increments in every
  * process mapping the file while the probe is registered.
  *
@@ -81,6 +83,7 @@ static int stp_up_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct stp_up_rt *r = container_of(uc, struct stp_up_rt, uc);
 	struct stp_up_slot *s, *got = NULL;
+	struct stp_perf_values pv;
 	unsigned long flags;
 	int i;
 
@@ -108,7 +111,7 @@ static int stp_up_entry(struct uprobe_consumer *uc, struct pt_regs *regs)
 	}
 	*(int *)got->data = 0;
 	stp_run_handler(r->p, regs, STP_STATE_RUNNING, r->p->entry_handler,
-			got->data);
+			got->data, stp_perf_read(r->p, &pv));
 	spin_lock_irqsave(&r->lock, flags);
 	got->busy = 0;
 	spin_unlock_irqrestore(&r->lock, flags);
@@ -178,11 +181,13 @@ static bool stp_up_filter(struct uprobe_consumer *uc,
 static int stp_up_handler(struct uprobe_consumer *uc, struct pt_regs *regs)
 {
 	struct stp_up_rt *r = container_of(uc, struct stp_up_rt, uc);
+	struct stp_perf_values pv;
 
 	if (!stp_up_mine(r))    /* not process(PID)'s: drop it there */
 		return r->mm ? UPROBE_HANDLER_REMOVE : 0;
 	if (stp_uid_ok())
-		stp_run_probe(r->p, regs, STP_STATE_RUNNING);
+		stp_run_handler(r->p, regs, STP_STATE_RUNNING, r->p->handler,
+				NULL, stp_perf_read(r->p, &pv));
 	return 0;       /* keep the breakpoint in this mm */
 }
 
@@ -191,13 +196,15 @@ static int stp_up_ret_handler(struct uprobe_consumer *uc, unsigned long func,
 {
 	struct stp_up_rt *r = container_of(uc, struct stp_up_rt, uc);
 	struct stp_up_slot *s = NULL;
+	struct stp_perf_values pv;
 	unsigned long flags;
 	int i;
 
 	if (!stp_up_mine(r) || !stp_uid_ok())
 		return 0;
 	if (!r->slots) {
-		stp_run_probe(r->p, regs, STP_STATE_RUNNING);
+		stp_run_handler(r->p, regs, STP_STATE_RUNNING, r->p->handler,
+				NULL, stp_perf_read(r->p, &pv));
 		return 0;
 	}
 	/* the return popped the return address the entry's sp pointed at */
@@ -217,7 +224,7 @@ static int stp_up_ret_handler(struct uprobe_consumer *uc, unsigned long func,
 		return 0;
 	if (*(int *)s->data == 1)
 		stp_run_handler(r->p, regs, STP_STATE_RUNNING, r->p->handler,
-				s->data);
+				s->data, stp_perf_read(r->p, &pv));
 	spin_lock_irqsave(&r->lock, flags);
 	s->task = NULL;
 	s->busy = 0;
@@ -225,10 +232,7 @@ static int stp_up_ret_handler(struct uprobe_consumer *uc, unsigned long func,
 	return 0;
 }
 
-/* stp_up_inode - the inode of @path with a reference (igrab), or an
- * ERR_PTR: -ENOENT when no such file, -EINVAL when not a regular file.
- * Process context; sleeps. */
-static struct inode *stp_up_inode(const char *path)
+struct inode *stp_path_inode(const char *path)
 {
 	struct path p;
 	struct inode *inode;
@@ -341,7 +345,7 @@ int stp_uprobes_register(void)
 		struct inode *inode;
 
 		r->offset = r->p->offset;
-		inode = r->p->path ? stp_up_inode(r->p->path) :
+		inode = r->p->path ? stp_path_inode(r->p->path) :
 				      r->p->pid ? stp_up_pid_inode(r) :
 						   ERR_PTR(-EINVAL);
 

@@ -22,6 +22,8 @@
  *   process[("PATH")].thread.end    a thread other than its process's
  *                          leader exits (PATH: through the same table)
  *
+ * The exec hook also creates the counters of perf...counter probes
+ * (stp_perf_counters_exec, perf_counter.c).
  * Processes and threads already running when the session starts get
  * their .begin / .thread.begin once, in their own context, and their
  * PATH is put in the table for .end (uprocess_start.c).  Under staprun
@@ -270,6 +272,7 @@ static void stp_proc_exec(void *data, struct task_struct *p, pid_t old_pid,
 	stp_proc_remember(p->tgid, inode, 0);
 	if (inode && !seen)
 		stp_proc_run(STP_PROBE_PROC_BEGIN, inode);
+	stp_perf_counters_exec(inode);          /* perf_counter.c */
 }
 
 /* The processes whose end was seen lately: a joined thread can reach
@@ -337,29 +340,14 @@ static void stp_proc_find_tp(struct tracepoint *tp, void *priv)
 			stp_proc_tps[i].tp = tp;
 }
 
-/* stp_proc_inode - the inode of regular file @path, referenced, or an
- * ERR_PTR.  Process context; sleeps. */
-static struct inode *stp_proc_inode(const char *path)
-{
-	struct path pt;
-	struct inode *inode;
-	int rc = kern_path(path, LOOKUP_FOLLOW, &pt);
-
-	if (rc)
-		return ERR_PTR(rc);
-	inode = d_inode(pt.dentry);
-	inode = inode && S_ISREG(inode->i_mode) ? igrab(inode) : NULL;
-	path_put(&pt);
-	return inode ? inode : ERR_PTR(-EINVAL);
-}
-
 int stp_uprocess_register(void)
 {
 	int i, n = 0, rc;
 
 	for (i = 0; i < stp_module.nprobes; i++)
-		n += stp_module.probes[i].kind >= STP_PROBE_PROC_BEGIN &&
-		     stp_module.probes[i].kind <= STP_PROBE_THREAD_END;
+		n += (stp_module.probes[i].kind >= STP_PROBE_PROC_BEGIN &&
+		      stp_module.probes[i].kind <= STP_PROBE_THREAD_END) ||
+		     stp_module.probes[i].kind == STP_PROBE_PERF_PROC;
 	if (!n)
 		return 0;
 	stp_procs = kcalloc(n, sizeof(*stp_procs), GFP_KERNEL);
@@ -380,7 +368,7 @@ int stp_uprocess_register(void)
 		q = &stp_procs[stp_nprocs];
 		q->p = p;
 		if (p->path) {
-			struct inode *inode = stp_proc_inode(p->path);
+			struct inode *inode = stp_path_inode(p->path);
 
 			if (IS_ERR(inode)) {
 				if (p->optional)

@@ -28,6 +28,11 @@ enum dp_kind {
 	DP_TRACEPOINT,   /* kernel.trace("SUBSYS:NAME") */
 	DP_PROFILE,      /* timer.profile: every CPU's tick */
 	DP_PERF,         /* perf.* events */
+	DP_PERF_PROC,    /* perf.EVENT.process("PATH"): the event in each
+	                  * process running path (perf_type, perf_config,
+	                  * slot perf_counter): .counter("NAME"), symbol
+	                  * NAME, sample NULL: counted, no handler; else
+	                  * sampled (sample, perf_freq) */
 	DP_NEVER,        /* never: compiled, never run */
 	DP_ERROR,        /* error, error(N): at the end of a run ended by
 	                  * errors, instead of the end probes */
@@ -42,6 +47,10 @@ enum dp_kind {
 	DP_HWBKPT,       /* kernel.data(...).write/.rw: address in offset,
 	                  * symbol NULL or the data symbol's name */
 };
+
+/* At most this many perf counters and sampled .process perf probes in a
+ * script (SystemTap reads at most 16 counters). */
+#define STP_PERF_COUNTERS_MAX 16
 
 /* Privilege levels (stap --privilege, SystemTap's groups), lowest first. */
 enum { STP_PRIV_STAPUSR = 1, STP_PRIV_STAPSYS = 2, STP_PRIV_STAPDEV = 3 };
@@ -75,6 +84,10 @@ struct derived_probe {
 	char *sample;               /* sample period (events, ns for clocks),
 	                             * or the frequency in Hz when perf_freq */
 	int perf_freq;
+	int perf_counter;           /* DP_PERF_PROC: its number, 0.. */
+	uint32_t perf_reads;        /* DP_UPROBE: bit k set when the body
+	                             * reads counter k (@perf), read at the
+	                             * hit before the body runs */
 	int syscall_filter;         /* DP_TRACEPOINT on raw_syscalls for
 	                             * syscalls:sys_enter_NAME (1) or
 	                             * sys_exit_NAME (2): run only for syscall

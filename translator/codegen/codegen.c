@@ -754,6 +754,7 @@ static const char *kind_name(enum dp_kind k)
 	case DP_END: return "STP_PROBE_END";
 	case DP_TIMER: return "STP_PROBE_TIMER";
 	case DP_PROFILE: case DP_PERF: return "STP_PROBE_PERF";
+	case DP_PERF_PROC: return "STP_PROBE_PERF_PROC";
 	case DP_TRACEPOINT: return "STP_PROBE_TRACEPOINT";
 	case DP_NEVER: return "STP_PROBE_NEVER";
 	case DP_ERROR: return "STP_PROBE_ERROR";
@@ -952,6 +953,19 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 				      (unsigned long long)d->offset,
 				      d->is_return,
 				      (unsigned long long)d->ref_ctr);
+		if (d->kind == DP_UPROBE && d->perf_reads)
+			strbuf_printf(o, ", .perf_reads = %#xU", d->perf_reads);
+		if (d->kind == DP_PERF_PROC) {
+			char *name = d->symbol ? c_quote(d->symbol,
+						 strlen(d->symbol)) : NULL;
+			strbuf_printf(o, ",\n\t  .symbol = %s, .perf_counter = %d, "
+				      ".perf_type = %s, .perf_config = %s, "
+				      ".sample = %s, .perf_freq = %d",
+				      name ? name : "NULL", d->perf_counter,
+				      d->perf_type, d->perf_config,
+				      d->symbol ? "0" : d->sample, d->perf_freq);
+			free(name);
+		}
 		if (d->pid)     /* process(PID) */
 			strbuf_printf(o, ", .pid = %lld", (long long)d->pid);
 		if (d->kind == DP_UPROBE && d->symbol) {  /* for probefunc() */

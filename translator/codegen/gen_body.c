@@ -775,6 +775,17 @@ char *gen_expr(struct gen *g, struct expr *e)
 	case E_HIST:
 	case E_STATS_ADD:
 		return gen_map_expr(g, e);
+	case E_PERF: {
+		/* read at the hit, before the body (runtime/perf_counter.c) */
+		char *t = new_temp(g, TYPE_LONG), *l = loc_literal(&e->loc);
+		char *n = c_quote(e->str, e->str_len);
+		emit(g, "%s = stp_perf_value(c, %d, %s, %s);", t, (int)e->num,
+		     n, l);
+		check_error(g);
+		free(l);
+		free(n);
+		return t;
+	}
 	default:
 		unsupported(g, &e->loc, "this expression");
 		return xstrdup("0");

@@ -284,6 +284,7 @@ static int first_pc(Dwarf_Die *die, Dwarf_Addr *lo)
 
 struct fn_range {
 	char *name;
+	int decl_line;          /* DW_AT_decl_line, 0: none */
 	Dwarf_Addr entry;       /* the function's entry (first_pc) */
 	Dwarf_Addr lo, hi;      /* one of its ranges */
 };
@@ -299,13 +300,16 @@ static int collect_cb(Dwarf_Die *die, void *arg)
 	const char *n = dwarf_diename(die);
 	Dwarf_Addr base, lo, hi, first;
 	ptrdiff_t o = 0;
+	int decl = 0;
 	if (!n || fnmatch(a->pat, n, 0) || first_pc(die, &first))
 		return DWARF_CB_OK;
+	dwarf_decl_line(die, &decl);
 	/* one entry per address range (a function split into hot and cold
 	 * parts has two), all naming the function's entry */
 	while ((o = dwarf_ranges(die, o, &base, &lo, &hi)) > 0) {
 		struct fn_range *r = xcalloc(1, sizeof(*r));
 		r->name = xstrdup(n);
+		r->decl_line = decl;
 		r->entry = first;
 		r->lo = lo;
 		r->hi = hi;
@@ -327,7 +331,8 @@ static int file_matches(const char *pat, const char *path)
 }
 
 int udwarf_statements(const char *host, const char *func, const char *file,
-		      int line, struct vec *out, char **err)
+		      int line, int rel, int nearest, struct vec *out,
+		      char **err)
 {
 	Dwarf *dw = open_dwarf(host);
 	Dwarf_Off off = 0, next;
@@ -356,13 +361,15 @@ int udwarf_statements(const char *host, const char *func, const char *file,
 			struct fn_range *r = fns.items[f];
 			Dwarf_Addr best = 0;
 			const char *bfile = NULL;
-			for (i = 0; i < nl; i++) {
+			int want = rel ? r->decl_line + line : line, bline = 0;
+			for (i = 0; (!rel || r->decl_line) && i < nl; i++) {
 				Dwarf_Line *l = dwarf_onesrcline(lines, i);
 				Dwarf_Addr a;
 				int ln;
 				bool stmt = false;
 				const char *src;
-				if (!l || dwarf_lineno(l, &ln) || ln != line ||
+				if (!l || dwarf_lineno(l, &ln) ||
+				    (ln != want && !nearest) ||
 				    dwarf_lineaddr(l, &a) ||
 				    dwarf_linebeginstatement(l, &stmt) || !stmt ||
 				    a < r->lo || a >= r->hi)
@@ -370,9 +377,17 @@ int udwarf_statements(const char *host, const char *func, const char *file,
 				src = dwarf_linesrc(l, NULL, NULL);
 				if (!src || (file && !file_matches(file, src)))
 					continue;
-				if (!bfile || a < best) {
+				/* the line nearest @want (the later of two as
+				 * near), at its lowest address */
+				if (bfile && ln != bline &&
+				    (abs(ln - want) > abs(bline - want) ||
+				     (abs(ln - want) == abs(bline - want) &&
+				      ln < bline)))
+					continue;
+				if (!bfile || ln != bline || a < best) {
 					best = a;
 					bfile = src;
+					bline = ln;
 				}
 			}
 			if (bfile) {
@@ -381,7 +396,7 @@ int udwarf_statements(const char *host, const char *func, const char *file,
 				st->func_addr = r->entry;
 				st->addr = best;
 				st->file = xstrdup(bfile);
-				st->line = line;
+				st->line = bline;
 				vec_push(out, st);
 				found++;
 			}

@@ -73,11 +73,14 @@ struct udwarf_stmt {
  * the line table marks as the start of a statement (is_stmt), so that a
  * line in a loop body is hit once per iteration (per address range of
  * the function: a function split into hot and cold parts may have one
- * in each).  Appended to @out as
- * struct udwarf_stmt *.  Returns the number appended, or -1 with *@err
- * (malloc'd) when the file has no DWARF. */
+ * in each).  @rel: @line counts from the function's declaration line
+ * ("FUNC@FILE+N").  @nearest: a function with no statement at the line
+ * gets the nearest line that has one (the later of two as near).
+ * Appended to @out as struct udwarf_stmt *.  Returns the number
+ * appended, or -1 with *@err (malloc'd) when the file has no DWARF. */
 int udwarf_statements(const char *host, const char *func, const char *file,
-		      int line, struct vec *out, char **err);
+		      int line, int rel, int nearest, struct vec *out,
+		      char **err);
 
 /* udwarf_at - as udwarf_function(), with target variables resolved at
  * link-time address @pc inside the function (statement probes). */

@@ -13,6 +13,7 @@
 #include "aliases.h"
 #include "parse/parse.h"
 #include "warnings.h"
+#include "perf_read.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -416,6 +417,14 @@ static void resolve_expr(struct scope *sc, struct expr *e, int lvalue)
 	case E_TARGET:
 	case E_CAST:
 		resolve_target_operands(sc, e);
+		break;
+	case E_PERF:
+		/* bound to its counter per probe (perf_read.c) */
+		if (sc->func)
+			diag_error(&e->loc, "@perf(\"%s\") in function %s: a "
+				   "perf counter is read only in the body of "
+				   "a process probe (before the body runs)",
+				   e->str, sc->func->name);
 		break;
 	case E_WILD:
 		diag_error(&e->loc, "a '*' key is allowed only in an array "
@@ -924,6 +933,9 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 	case E_ENTRY:
 		t = infer_expr(in, e->a, want);
 		break;
+	case E_PERF:
+		t = TYPE_LONG;
+		break;
 	case E_DEFINED:
 		if (!e->name) {           /* @defined($target) */
 			infer_target_operands(in, e->a);
@@ -1264,6 +1276,7 @@ int elaborate(struct session *s)
 		vec_push(&s->functions, sc.worklist.items[i]);
 	free(sc.worklist.items);
 	deleted_written(s);
+	perf_reads_resolve(s);
 	privilege_check(s);
 
 	if (s->derived.n == 0 && diag_error_count() == errors0)

@@ -77,6 +77,8 @@ enum expr_kind {
 	               * pass 2 finds (tvar.c) */
 	E_WILD,       /* '*': a key of an array slice (delete a[*, k],
 	               * [*, k] in a, foreach (... in a[*, k])) */
+	E_PERF,       /* @perf("NAME"): str is NAME; pass 2 sets num to the
+	               * counter's number (its perf...counter("NAME") probe) */
 };
 
 /* One element of a target-variable chain: ->field, [index] or .field. */

@@ -430,7 +430,8 @@ static int in_list(const char *const *l, const char *s)
 	return 0;
 }
 
-/* An @-operator: @count(...), @hist_*(...), @entry, @defined, @cast, @var */
+/* An @-operator: @count(...), @hist_*(...), @entry, @defined, @cast, @var,
+ * @perf */
 static struct expr *parse_at_op(struct parser *p)
 {
 	struct token *t = next(p);
@@ -491,6 +492,15 @@ static struct expr *parse_at_op(struct parser *p)
 			e->module = name_string(p, "a module name string");
 		expect(p, ")");
 		parse_target_chain(p, e);
+		return e;
+	}
+	if (!strcmp(n, "@perf")) {
+		/* @perf("NAME"): the value of perf counter NAME */
+		e = mk_expr(E_PERF, t);
+		expect(p, "(");
+		e->str = name_string(p, "a perf counter name string");
+		e->str_len = strlen(e->str);
+		expect(p, ")");
 		return e;
 	}
 	if (!strcmp(n, "@var")) {

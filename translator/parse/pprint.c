@@ -62,7 +62,7 @@ static void pp_operand(struct strbuf *out, const struct expr *e)
 	switch (e->kind) {
 	case E_SYM: case E_INDEX: case E_CALL: case E_PRINT: case E_STATOP:
 	case E_HIST: case E_TARGET: case E_ENTRY: case E_DEFINED: case E_CAST:
-	case E_STR: case E_WILD:
+	case E_STR: case E_WILD: case E_PERF:
 		pprint_expr(out, e, 1);
 		return;
 	default:
@@ -174,6 +174,11 @@ void pprint_expr(struct strbuf *out, const struct expr *e, int top)
 			strbuf_add(out, e->name);
 		}
 		pp_chain(out, &e->components);
+		break;
+	case E_PERF:
+		strbuf_add(out, "@perf(");
+		pprint_string(out, e->str, e->str_len);
+		strbuf_addc(out, ')');
 		break;
 	case E_ENTRY:
 	case E_DEFINED:

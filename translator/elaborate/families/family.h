@@ -45,6 +45,11 @@ int match_kernel_trace(struct session *s, struct probe *p,
 int match_kernel_data(struct session *s, struct probe *p,
 		      struct probe_point *pp);
 
+/* target_program - the program a process probe without PATH names: the
+ * first word of the -c command, or the -x process's program; heap, or
+ * NULL after a diagnostic at @pp (process.c). */
+char *target_program(struct session *s, struct probe_point *pp);
+
 /* pp_comp - the i-th component of @pp, or NULL. */
 struct pp_component *pp_comp(struct probe_point *pp, int i);
 /* pp_is - 1 if component @c exists and is named @name. */

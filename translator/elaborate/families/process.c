@@ -1,6 +1,7 @@
 /* process.c - user-space probe points:
  *   process("PATH").function("PATTERN")[.call|.return]
- *   process("PATH").statement("FUNC@FILE:LINE"), process("PATH").plt("NAME")
+ *   process("PATH").statement("FUNC@FILE:LINE"|"FUNC@FILE+N")[.nearest]
+ *   process("PATH").plt("NAME")
  *   process("PATH").library("LIB").function/.statement/.mark(...)
  *   process("PATH").mark("NAME"), process("PATH").provider("P").mark("NAME")
  *   process("PATH").begin, process("PATH").end, process.begin, process.end
@@ -29,7 +30,9 @@
  * -c command (its first word) or of the -x process, as in SystemTap.
  * .statement: the lowest address where the program's line table starts a
  * statement of LINE in each function matching FUNC (debuginfo/udwarf.c),
- * with the function's $PARAMs where they are at that address.
+ * with the function's $PARAMs where they are at that address;
+ * "FUNC@FILE+N" is line N after FUNC's declaration line, and .nearest
+ * takes the nearest line with code when that line has none.
  * .mark: the SDT markers of the program's .note.stapsdt (wildcards in P
  * and NAME), a DP_UPROBE at the marker's nop whose $argN the marker's
  * argument spec gives (debuginfo/usdt.c) and whose semaphore the kernel
@@ -232,31 +235,38 @@ static int derive_plt(struct session *s, struct probe *p,
 }
 
 /* derive_statements - a DP_UPROBE for each statement "FUNC@FILE:LINE"
- * names: 0, or -1 after a diagnostic */
+ * (or "FUNC@FILE+N": N lines after FUNC's declaration) names; with
+ * @nearest (.nearest) the nearest line with code when that one has none:
+ * 0, or -1 after a diagnostic */
 static int derive_statements(struct session *s, struct probe *p,
 			     struct probe_point *pp, struct pp_component *c,
 			     const char *target, const char *host,
-			     const char *spec)
+			     const char *spec, int nearest)
 {
 	const char *at = strchr(spec, '@'), *colon = at ? strrchr(at, ':') : NULL;
 	char *func, *file, *err = NULL, *end;
-	long line = colon ? strtol(colon + 1, &end, 10) : 0;
+	long line;
 	struct vec st = {0};
-	int n, i;
-	if (!at || !colon || colon == at + 1 || line <= 0 || *end) {
-		diag_error(&c->arg->loc, "expected .statement(\"FUNC@FILE:LINE\")");
+	int n, i, rel = 0;
+	if (at && !colon && (colon = strrchr(at, '+')))
+		rel = 1;            /* FUNC@FILE+N: N lines after FUNC's */
+	line = colon ? strtol(colon + 1, &end, 10) : 0;
+	if (!at || !colon || colon == at + 1 || line < 0 || (!rel && !line) ||
+	    *end) {
+		diag_error(&c->arg->loc, "expected .statement(\"FUNC@FILE:LINE\") "
+			   "or .statement(\"FUNC@FILE+N\")");
 		return -1;
 	}
 	func = xstrndup(spec, at - spec);
 	file = xstrndup(at + 1, colon - at - 1);
-	n = udwarf_statements(host, *func ? func : "*", file, (int)line, &st,
-			      &err);
+	n = udwarf_statements(host, *func ? func : "*", file, (int)line, rel,
+			      nearest, &st, &err);
 	if (n < 0)
 		diag_error(&c->arg->loc, "%s", err);
 	else if (!n && !pp->optional)
-		diag_error(&c->arg->loc, "no statement of %s at %s:%ld in a "
+		diag_error(&c->arg->loc, "no statement of %s at %s%c%ld in a "
 			   "function matching \"%s\" (in its line table)",
-			   target, file, line, func);
+			   target, file, rel ? '+' : ':', line, func);
 	for (i = 0; i < (n > 0 ? n : 0); i++) {
 		struct udwarf_stmt *u = st.items[i];
 		int64_t off = uelf_offset(host, u->addr);
@@ -392,7 +402,7 @@ static int match_pid(struct session *s, struct probe *p,
  * process runs when this machine is the target; heap.  NULL after a
  * diagnostic when there is neither, or -c is more than a plain command
  * (shell syntax: no program to name). */
-static char *target_program(struct session *s, struct probe_point *pp)
+char *target_program(struct session *s, struct probe_point *pp)
 {
 	const char *cmd = s->target_cmd, *w;
 	size_t n;
@@ -495,11 +505,16 @@ static int derive_in(struct session *s, struct probe *p,
 	struct derived_probe *d;
 	if (pp_is(c, "statement") || pp_is(c, "plt")) {
 		const char *spec = "*";     /* .plt: .plt("*") */
-		int plt = pp_is(c, "plt"), ret = 0;
+		int plt = pp_is(c, "plt"), ret = 0, nearest = 0;
 		rc = plt && !c->arg ? 0 : str_arg(c, pp, &spec);
 		if (rc == 0 && plt && pp_is(pp_comp(pp, b + 1), "return") &&
 		    !pp_comp(pp, b + 1)->arg) {
 			ret = 1;
+			i++;
+		}
+		if (rc == 0 && !plt && pp_is(pp_comp(pp, b + 1), "nearest") &&
+		    !pp_comp(pp, b + 1)->arg) {
+			nearest = 1;
 			i++;
 		}
 		if (rc == 0)
@@ -507,7 +522,8 @@ static int derive_in(struct session *s, struct probe *p,
 		if (rc == 0)
 			rc = plt ? derive_plt(s, p, pp, c, target, host, spec,
 					      ret) :
-			     derive_statements(s, p, pp, c, target, host, spec);
+			     derive_statements(s, p, pp, c, target, host, spec,
+					       nearest);
 		free(target);
 		free(host);
 		return rc;
@@ -735,7 +751,9 @@ static const char *const process_forms[] = {
 	"process(STRING).function(STRING).inline",
 	"process(STRING).function(STRING).exported",
 	"process(STRING).function(STRING).exported.return",
-	"process(STRING).statement(STRING)", "process(STRING).plt(STRING)",
+	"process(STRING).statement(STRING)",
+	"process(STRING).statement(STRING).nearest",
+	"process(STRING).plt(STRING)",
 	"process(STRING).plt(STRING).return", "process(STRING).plt",
 	"process(STRING).plt.return",
 	"process.function(STRING)", "process.function(STRING).return",
