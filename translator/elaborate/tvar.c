@@ -881,11 +881,14 @@ static void check_one(void *arg, struct expr *e, int *skip)
 		*skip = 1;
 		return;
 	}
-	if (e->kind == E_CAST && !e->name)
+	if (e->kind == E_CAST) {
+		/* @cast(p, "T", "MOD")->f and autocast p->f: the type and
+		 * every field resolve now (SystemTap's pass 2); the cast's
+		 * operand is visited on */
 		tvar_resolve(k->s, k->d, e, pretty_depth(last_name(e)) ?
 			     TV_PRETTY : use, &path);   /* &a->f: TV_ADDR */
-	if (e->kind == E_CAST)
-		return;            /* the cast's operand is visited on */
+		return;
+	}
 	*skip = 1;
 	check_components(k, e);
 	if (tvar_is_probe_name(e)) {
