@@ -1488,8 +1488,15 @@ static void parse_decl(struct parser *p)
 			next(p);
 			priv = 1;
 			t = peek(p);
+			if (t->type == T_IDENT && !is_keyword(t->text) &&
+			    t->text[0] != '$' && t->text[0] != '@') {
+				/* `private NAME[=...]`: global is implied */
+				parse_global(p, priv);
+				return;
+			}
 			if (!tok_is(t, "global") && !tok_is(t, "function"))
-				expected(p, "'global' or 'function' after 'private'");
+				expected(p, "'global', 'function' or a variable "
+					 "name after 'private'");
 		}
 		if (tok_is(t, "probe") && !priv) {
 			parse_probe(p, next(p));
