@@ -896,6 +896,8 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 		free(h);
 		if (d->kind == DP_TIMER)
 			strbuf_printf(o, ", .period_ns = %s", d->period_ns);
+		if (d->kind == DP_TIMER && d->randomize_ns)
+			strbuf_printf(o, ", .randomize_ns = %s", d->randomize_ns);
 		if (d->kind == DP_KPROBE) {
 			char *sym = c_quote(d->symbol, strlen(d->symbol));
 			strbuf_printf(o, ",\n\t  .symbol = %s, .offset = %lld, "
