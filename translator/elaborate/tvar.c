@@ -373,6 +373,36 @@ static int is_user_module(struct session *s, struct derived_probe *d,
 }
 
 static int base_of(struct walk *w, struct session *s, struct derived_probe *d,
+		   struct expr *e, struct tv_path *out);
+
+/* cast_base_of_list - @cast(p, "T", "MOD1:MOD2:...") (langref 5.6.11: a
+ * list of modules): T from the first module that has it, else the last
+ * one's error */
+static int cast_base_of_list(struct walk *w, struct session *s,
+			     struct derived_probe *d, struct expr *e,
+			     struct tv_path *out)
+{
+	const char *list = e->module, *p = list;
+	int rc = -1;
+	while (rc < 0) {
+		const char *colon = strchr(p, ':');
+		int errs = diag_error_count(), quiet = diag_quiet;
+		e->module = colon ? xstrndup(p, colon - p) : p;
+		if (colon)
+			diag_quiet = 1;    /* a module tried before the last */
+		rc = base_of(w, s, d, e, out);
+		if (!colon)
+			break;
+		diag_quiet = quiet;
+		diag_rewind(errs);
+		w->failed = 0;
+		p = colon + 1;
+	}
+	e->module = list;
+	return rc;
+}
+
+static int base_of(struct walk *w, struct session *s, struct derived_probe *d,
 		   struct expr *e, struct tv_path *out)
 {
 	if (e->kind == E_CAST && !e->name) {
@@ -391,6 +421,8 @@ static int base_of(struct walk *w, struct session *s, struct derived_probe *d,
 		out->type = t;
 		return 0;
 	}
+	if (e->kind == E_CAST && e->module && strchr(e->module, ':'))
+		return cast_base_of_list(w, s, d, e, out);
 	if (e->kind == E_CAST) {
 		struct dbg_provider *prov;
 		const char *mod = e->module;
