@@ -74,6 +74,9 @@ char *c_type_decl(enum stp_type t, const char *name)
 
 char *fn_cname(const struct functiondecl *fn)
 {
+	if (fn->overload_ix)
+		return xasprintf("fn_%s_%d_o%d", fn->name, fn->params.n,
+				 fn->overload_ix);
 	return xasprintf("fn_%s_%d", fn->name, fn->params.n);
 }
 
@@ -113,7 +116,7 @@ static void use_expr(struct usage *u, struct expr *e, int lvalue,
 		u->write[e->sym->index] |= lvalue;
 	}
 	if (e->kind == E_CALL && e->func)
-		vec_push(callees, e->func);
+		push_callees(callees, e);
 	use_expr(u, e->a, e->kind == E_ASSIGN || e->kind == E_INCDEC ||
 		 e->kind == E_STATS_ADD, callees);
 	if (e->kind == E_ASSIGN && e->op != OP_NONE)
@@ -236,6 +239,9 @@ static void gen_embedded_function(struct strbuf *o, struct functiondecl *fn)
 			   "goto __stp_out; } while (0)\n");
 	/* errors name the call site (set by the caller in c->call_loc) */
 	strbuf_printf(o, "#define STAP_LOC (c->call_loc ? c->call_loc : %s)\n", l);
+	strbuf_add(o, "#define STAP_NEXT do { c->next = 1; goto __stp_out; } "
+		   "while (0)\n");
+	strbuf_add(o, "#define STAP_PRINTF(...) stp_printf(c, __VA_ARGS__)\n");
 	strbuf_add(o, "#define STAP_ERROR(...) do { snprintf(c->error_buf, "
 		      "sizeof(c->error_buf), __VA_ARGS__); stp_error(c, "
 		      "c->error_buf, STAP_LOC); goto __stp_out; } while (0)\n");
@@ -248,7 +254,8 @@ static void gen_embedded_function(struct strbuf *o, struct functiondecl *fn)
 		      "deref_fault: __attribute__((unused));\n__stp_out:\n",
 		      fn->embedded_c);
 	strbuf_add(o, "#undef CONTEXT\n#undef STAP_RETVALUE\n#undef STAP_RETURN\n"
-		   "#undef STAP_ERROR\n#undef STAP_LOC\n");
+		   "#undef STAP_ERROR\n#undef STAP_LOC\n#undef STAP_NEXT\n"
+		   "#undef STAP_PRINTF\n");
 	for (i = 0; i < fn->params.n; i++)
 		strbuf_printf(o, "#undef STAP_ARG_%s\n",
 			      ((struct sym *)fn->params.items[i])->name);

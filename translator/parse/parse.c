@@ -1431,6 +1431,14 @@ static void parse_function(struct parser *p, struct token *kw, int is_private)
 				expected(p, "',' or ')'");
 		}
 	}
+	if (accept(p, ":")) {
+		/* function f(...):N - N orders the overloads of f */
+		struct token *n = peek(p);
+		if (n->type != T_NUM)
+			expected(p, "a priority number after ':'");
+		fn->priority = parse_literal(p, "a priority number")->num;
+		fn->has_priority = 1;
+	}
 	if (peek(p)->type == T_EMBEDDED) {
 		fn->embedded_c = next(p)->text;
 	} else if (is_op(p, "{")) {
