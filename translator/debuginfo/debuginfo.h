@@ -96,6 +96,8 @@ struct dbg_query {
 	                             * or the function declared at that line) */
 	int line_end;               /* statement probes: lines line..line_end
 	                             * (":N-M", ":*"); 0: line alone */
+	int line_relative;          /* "+N": line and line_end count from
+	                             * each function's declaration line */
 	unsigned flags;
 #define DBG_Q_INLINE   1u           /* .inline: inline instances only */
 #define DBG_Q_CALL     2u           /* .call / .return: out-of-line only */

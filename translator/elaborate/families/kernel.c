@@ -31,7 +31,12 @@ static int split_spec(const char *spec, struct dbg_query *q,
 	}
 	q->func = xstrndup(spec, at - spec);
 	{
-		const char *colon = strrchr(at + 1, ':');
+		const char *colon = strrchr(at + 1, ':'), *plus = strrchr(at + 1, '+');
+		if (plus && (!colon || plus > colon)) {
+			/* FUNC@FILE+N: N lines after the declaration */
+			colon = plus;
+			q->line_relative = 1;
+		}
 		if (colon && !strcmp(colon + 1, "*")) {
 			/* every line of the function(s) */
 			q->line = 1;
@@ -49,8 +54,8 @@ static int split_spec(const char *spec, struct dbg_query *q,
 			}
 			if (*end || l <= 0) {
 				diag_error(loc, "bad line number '%s' in \"%s\" "
-					   "(expected FUNC@FILE:LINE)", colon + 1,
-					   spec);
+					   "(expected FUNC@FILE:LINE or "
+					   "FUNC@FILE+N)", colon + 1, spec);
 				return -1;
 			}
 			q->line = l;
