@@ -105,9 +105,7 @@ static struct derived_probe *new_kprobe(struct session *s, struct probe *p,
 	return d;
 }
 
-/* statement(ADDR).absolute: guru mode only, registered at the symbol
- * containing ADDR so that KASLR does not matter. */
-static int match_absolute(struct session *s, struct probe *p,
+int match_kernel_absolute(struct session *s, struct probe *p,
 			  struct probe_point *pp, struct pp_component *c)
 {
 	struct ksyms *k;
@@ -115,8 +113,8 @@ static int match_absolute(struct session *s, struct probe *p,
 	const char *sym;
 	uint64_t off;
 	if (!s->guru) {
-		diag_error(&pp->loc, "kernel.statement(ADDR).absolute is "
-			   "allowed in guru mode (-g) only");
+		diag_error(&pp->loc, "%s.statement(ADDR).absolute is allowed "
+			   "in guru mode (-g) only", pp_comp(pp, 0)->name);
 		return -1;
 	}
 	if (!(k = ksyms_for(s)))
@@ -192,7 +190,7 @@ static int match_kernel(struct session *s, struct probe *p, struct probe_point *
 	statement = pp_is(c, "statement");
 	if (statement && c->arg && c->arg->kind == E_NUM &&
 	    pp_is(pp_comp(pp, 2), "absolute") && !pp_comp(pp, 3) && !q.module)
-		return match_absolute(s, p, pp, c);
+		return match_kernel_absolute(s, p, pp, c);
 	if (!c->arg || c->arg->kind != E_STR) {
 		diag_error(c->arg ? &c->arg->loc : &pp->loc,
 			   "%s needs a string: %s(\"PATTERN[@FILE[:LINE]]\")",
