@@ -104,6 +104,9 @@ struct dbg_query {
 #define DBG_Q_EXPORTED 4u           /* .exported: EXPORT_SYMBOL'd only */
 #define DBG_Q_STATEMENT 8u          /* kernel.statement: @FILE:LINE
 	                             * addresses inside the function(s) */
+#define DBG_Q_NEAREST 16u           /* .statement(...).nearest: a line
+	                             * without code stands for the nearest
+	                             * line of the function that has some */
 };
 
 enum dbg_var_set { DBG_PARAMS, DBG_LOCALS };

@@ -4,7 +4,7 @@
  *   kernel.function("PATTERN[@FILE[:LINE]]")[.call|.inline|.exported]
  *   kernel.function("PATTERN[@FILE[:LINE]]").return[.maxactive(N)]
  *   module("MOD").function("PATTERN[@FILE[:LINE]]")...  (same suffixes)
- *   kernel.statement("PATTERN@FILE:LINE"), module("MOD").statement(...)
+ *   kernel.statement("PATTERN@FILE:LINE")[.nearest], module("MOD").statement(...)
  *   kernel.statement(ADDR).absolute   (guru mode)
  *   kernel.trace("SUBSYS:NAME")       (tracepoint.c)
  *   kernel.data(ADDR or "SYM")...     (hwbkpt.c)
@@ -209,6 +209,12 @@ static int match_kernel(struct session *s, struct probe *p, struct probe_point *
 		q.flags |= DBG_Q_STATEMENT;
 	}
 	for (c = pp_comp(pp, ++i); c; c = pp_comp(pp, ++i)) {
+		if (statement && pp_is(c, "nearest") && !c->arg &&
+		    !(q.flags & DBG_Q_NEAREST)) {
+			/* a line without code: the nearest one with code */
+			q.flags |= DBG_Q_NEAREST;
+			continue;
+		}
 		if (statement) {
 			diag_error(&pp->loc, "unexpected '.%s' after %s.statement",
 				   c->name, q.module ? "module" : "kernel");
@@ -299,7 +305,8 @@ static const char *const kernel_forms[] = {
 	"kernel.function(STRING).return",
 	"kernel.function(STRING).return.maxactive(NUMBER)",
 	"kernel.function(STRING).inline", "kernel.function(STRING).exported",
-	"kernel.statement(STRING)", "kernel.statement(NUMBER).absolute",
+	"kernel.statement(STRING)", "kernel.statement(STRING).nearest",
+	"kernel.statement(NUMBER).absolute",
 	"kernel.trace(STRING)", "kernel.data(NUMBER).write",
 	"kernel.data(NUMBER).rw", "kernel.data(NUMBER).length(NUMBER).write",
 	"kernel.data(NUMBER).length(NUMBER).rw", "kernel.data(STRING).write",
