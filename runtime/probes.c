@@ -27,12 +27,27 @@ static struct stp_probe_rt *stp_rt;   /* [stp_module.nprobes] */
 static DEFINE_MUTEX(stp_modprobe_mutex);
 static bool stp_modnotify_on;
 
+/* stp_timer_period - the next period of timer probe @p in ns: period_ns,
+ * plus a uniform random offset in [-randomize_ns, +randomize_ns] for
+ * .randomize(M) (the translator keeps M below the period). */
+static u64 stp_timer_period(const struct stp_probe_desc *p)
+{
+	u64 span;
+
+	if (!p->randomize_ns)
+		return p->period_ns;
+	span = 2 * p->randomize_ns + 1;
+	return p->period_ns - p->randomize_ns +
+	       (span > U32_MAX ? get_random_u64() % span
+			       : get_random_u32() % (u32)span);
+}
+
 static enum hrtimer_restart stp_timer_fn(struct hrtimer *t)
 {
 	struct stp_probe_rt *r = container_of(t, struct stp_probe_rt, u.timer);
 
 	stp_run_probe(r->p, NULL, STP_STATE_RUNNING);
-	hrtimer_forward_now(t, ns_to_ktime(r->p->period_ns));
+	hrtimer_forward_now(t, ns_to_ktime(stp_timer_period(r->p)));
 	return HRTIMER_RESTART;
 }
 
@@ -99,7 +114,7 @@ static int stp_register_one(struct stp_probe_rt *r)
 			return -EINVAL;
 		hrtimer_init(&r->u.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 		r->u.timer.function = stp_timer_fn;
-		hrtimer_start(&r->u.timer, ns_to_ktime(p->period_ns),
+		hrtimer_start(&r->u.timer, ns_to_ktime(stp_timer_period(p)),
 			      HRTIMER_MODE_REL);
 		return 0;
 	case STP_PROBE_KPROBE:

@@ -847,6 +847,8 @@ struct stp_probe_desc {
 	const char *loc;           /* script location of the probe "file:line:col" */
 	void (*handler)(struct stp_context *c);
 	u64 period_ns;             /* STP_PROBE_TIMER */
+	u64 randomize_ns;          /* STP_PROBE_TIMER: each period is
+	                            * period_ns + a uniform [-r, +r] */
 	const char *symbol;        /* STP_PROBE_KPROBE, STP_PROBE_TRACEPOINT */
 	unsigned long offset;
 	int is_return;

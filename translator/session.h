@@ -68,6 +68,8 @@ struct derived_probe {
 	char *pp_text;              /* canonical probe point, for pp() */
 	int64_t order;              /* begin(N)/end(N) sequence, default 0 */
 	char *period_ns;            /* DP_TIMER: a C constant expression */
+	char *randomize_ns;         /* DP_TIMER .randomize(M): a C constant
+	                             * expression, or NULL */
 	char *symbol;               /* DP_KPROBE: "sym" or "module:sym" */
 	int64_t offset;
 	int is_return;

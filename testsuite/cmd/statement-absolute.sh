@@ -1,4 +1,5 @@
-# kernel.statement(ADDR).absolute: guru mode only; the address (link-time,
+# kernel.statement(ADDR).absolute, and its kprobe.statement(ADDR).absolute
+# spelling (stapprobes): guru mode only; the address (link-time,
 # from the kernel's symbol table) is registered as its function symbol +
 # offset, so the module works under any KASLR offset.
 LAB=${STAP_LAB_DIR:-/var/cache/stap-lab}
@@ -16,6 +17,16 @@ out=$("$STAP" "${R[@]}" -g -p3 -e "probe kernel.statement($addr).absolute { prin
     fail "stap -g -p3 of statement($addr).absolute failed"
 echo "$out" | grep -q '\.symbol = "vfs_read", \.offset = 4,' ||
     fail "not registered at vfs_read+4: $(echo "$out" | grep -n symbol)"
+
+out=$("$STAP" "${R[@]}" -g -p3 -e "probe kprobe.statement($addr).absolute { println(pp()) }") ||
+    fail "stap -g -p3 of kprobe.statement($addr).absolute failed"
+echo "$out" | grep -q '\.symbol = "vfs_read", \.offset = 4,' ||
+    fail "kprobe: not registered at vfs_read+4: $(echo "$out" | grep -n symbol)"
+
+err=$("$STAP" "${R[@]}" -p2 -e "probe kprobe.statement($addr).absolute {}" 2>&1) &&
+    fail "kprobe.statement: accepted without -g"
+echo "$err" | grep -q 'kprobe.statement(ADDR).absolute is allowed in guru mode (-g) only' ||
+    fail "unexpected error: $err"
 
 err=$("$STAP" "${R[@]}" -p2 -e "probe kernel.statement($addr).absolute {}" 2>&1) &&
     fail "accepted without -g"

@@ -8,6 +8,7 @@
 #include "codegen_int.h"
 #include "debuginfo/debuginfo.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,9 @@ char *c_type_decl(enum stp_type t, const char *name)
 
 char *fn_cname(const struct functiondecl *fn)
 {
+	if (fn->overload_ix)
+		return xasprintf("fn_%s_%d_o%d", fn->name, fn->params.n,
+				 fn->overload_ix);
 	return xasprintf("fn_%s_%d", fn->name, fn->params.n);
 }
 
@@ -113,7 +117,7 @@ static void use_expr(struct usage *u, struct expr *e, int lvalue,
 		u->write[e->sym->index] |= lvalue;
 	}
 	if (e->kind == E_CALL && e->func)
-		vec_push(callees, e->func);
+		push_callees(callees, e);
 	use_expr(u, e->a, e->kind == E_ASSIGN || e->kind == E_INCDEC ||
 		 e->kind == E_STATS_ADD, callees);
 	if (e->kind == E_ASSIGN && e->op != OP_NONE)
@@ -160,6 +164,53 @@ static void use_stmt(struct usage *u, struct stmt *st, struct vec *callees)
 	use_stmt(u, st->els, callees);
 }
 
+/* pragma_global - the global named after the @i-th "pragma:read:" or
+ * "pragma:write:" comment of embedded C @c (langref 3.8), with
+ * *@write set for a write; NULL past the last (or for an unknown name) */
+static struct sym *pragma_global(struct session *s, const char *c, int i,
+				 int *write, int *more)
+{
+	const char *p = c;
+	int k;
+	*more = 0;
+	for (k = 0; (p = strstr(p, "pragma:")); p++) {
+		const char *n;
+		size_t len;
+		if (!strncmp(p + 7, "read:", 5))
+			n = p + 12, *write = 0;
+		else if (!strncmp(p + 7, "write:", 6))
+			n = p + 13, *write = 1;
+		else
+			continue;
+		if (k++ < i)
+			continue;
+		*more = 1;
+		for (len = 0; n[len] == '_' || isalnum((unsigned char)n[len]); len++)
+			;
+		for (k = 0; k < s->globals.n; k++) {
+			struct sym *g = s->globals.items[k];
+			if (strlen(g->name) == len && !strncmp(g->name, n, len))
+				return g;
+		}
+		return NULL;
+	}
+	return NULL;
+}
+
+/* use_pragmas - the globals embedded C @c reads and writes through
+ * STAP_GLOBAL_GET_/SET_ (its pragma:read:NAME, pragma:write:NAME) */
+static void use_pragmas(struct session *s, struct usage *u, const char *c)
+{
+	int i, w, more = 1;
+	for (i = 0; more; i++) {
+		struct sym *g = pragma_global(s, c, i, &w, &more);
+		if (g && w)
+			u->write[g->index] = 1;
+		else if (g)
+			u->read[g->index] = 1;
+	}
+}
+
 /* body_usage - globals used by @body and, transitively, its callees. */
 static void body_usage(struct session *s, struct stmt *body, struct usage *u)
 {
@@ -174,6 +225,8 @@ static void body_usage(struct session *s, struct stmt *body, struct usage *u)
 		if (j < i)
 			continue;       /* seen already */
 		use_stmt(u, fn->body, &work);
+		if (fn->embedded_c)
+			use_pragmas(s, u, fn->embedded_c);
 	}
 	free(work.items);
 }
@@ -214,7 +267,65 @@ static void gen_function_proto(struct strbuf *o, struct functiondecl *fn)
 	free(cn);
 }
 
-static void gen_embedded_function(struct strbuf *o, struct functiondecl *fn)
+/* gen_global_macros - STAP_GLOBAL_GET_NAME(keys...) and
+ * STAP_GLOBAL_SET_NAME(keys..., value) for each global embedded C @c
+ * names in a pragma:read:NAME / pragma:write:NAME comment (langref 3.8):
+ * scalars and arrays of numbers or strings; @undef: their #undefs */
+static void gen_global_macros(struct session *s, struct strbuf *o,
+			      const char *c, int undef)
+{
+	int i, w, more, k;
+	for (i = 0, more = 1; more; i++) {
+		struct sym *g = pragma_global(s, c, i, &w, &more);
+		struct strbuf keys = {0}, params = {0};
+		int str;
+		if (!g || g->type == TYPE_STATS)
+			continue;
+		str = g->type == TYPE_STRING;
+		if (undef) {
+			strbuf_printf(o, "#undef STAP_GLOBAL_GET_%s\n"
+				      "#undef STAP_GLOBAL_SET_%s\n", g->name,
+				      g->name);
+			continue;
+		}
+		strbuf_printf(o, "#ifndef STAP_GLOBAL_GET_%s\n", g->name);
+		if (!g->arity) {
+			strbuf_printf(o, "#define STAP_GLOBAL_GET_%s() (g_%s)\n",
+				      g->name, g->name);
+			if (str)
+				strbuf_printf(o, "#define STAP_GLOBAL_SET_%s(v) "
+					      "stp_strcpy(g_%s, (v))\n", g->name,
+					      g->name);
+			else
+				strbuf_printf(o, "#define STAP_GLOBAL_SET_%s(v) "
+					      "(g_%s = (v))\n", g->name, g->name);
+			strbuf_add(o, "#endif\n");
+			continue;
+		}
+		for (k = 0; k < g->arity; k++) {
+			strbuf_printf(&params, "%sk%d", k ? ", " : "", k);
+			strbuf_printf(&keys, "%s{ .%c = (k%d) }", k ? ", " : "",
+				      g->key_types[k] == TYPE_STRING ? 's' : 'l',
+				      k);
+		}
+		strbuf_printf(o, "#define STAP_GLOBAL_GET_%s(%s) ({ union stp_key "
+			      "__k[] = { %s }; stp_map_get_%s(&g_%s, __k); })\n",
+			      g->name, strbuf_str(&params), strbuf_str(&keys),
+			      str ? "str" : "long", g->name);
+		strbuf_printf(o, "#define STAP_GLOBAL_SET_%s(%s, v) ({ union "
+			      "stp_key __k[] = { %s }; void *__p = stp_map_ref(c, "
+			      "&g_%s, __k, STAP_LOC); if (__p) %s; })\n", g->name,
+			      strbuf_str(&params), strbuf_str(&keys), g->name,
+			      str ? "stp_strcpy((char *)__p, (v))"
+				  : "*(s64 *)__p = (v)");
+		strbuf_add(o, "#endif\n");
+		free(keys.s);
+		free(params.s);
+	}
+}
+
+static void gen_embedded_function(struct session *s, struct strbuf *o,
+				  struct functiondecl *fn)
 {
 	char *l = loc_literal(&fn->loc);
 	int i, str = fn->ret == TYPE_STRING;
@@ -228,14 +339,18 @@ static void gen_embedded_function(struct strbuf *o, struct functiondecl *fn)
 		strbuf_add(o, "\tret[0] = '\\0';\n");
 	strbuf_add(o, "#define CONTEXT c\n");
 	strbuf_printf(o, "#define STAP_RETVALUE %s\n", str ? "ret" : "__retvalue");
-	if (str)
-		strbuf_add(o, "#define STAP_RETURN(v) do { stp_strcpy(ret, (v)); "
-			   "goto __stp_out; } while (0)\n");
-	else
-		strbuf_add(o, "#define STAP_RETURN(v) do { __retvalue = (v); "
-			   "goto __stp_out; } while (0)\n");
+	/* STAP_RETURN(v), or STAP_RETURN() in a function without a value:
+	 * __STP_RET_PICK selects the store only when v is given */
+	strbuf_add(o, "#define __STP_RET_PICK(_0, _1, N, ...) N\n");
+	strbuf_printf(o, "#define STAP_RETURN(...) do { __STP_RET_PICK(_, "
+		      "##__VA_ARGS__, %s, (void)0); goto __stp_out; } while (0)\n",
+		      str ? "stp_strcpy(ret, (__VA_ARGS__))"
+			  : "__retvalue = (__VA_ARGS__)");
 	/* errors name the call site (set by the caller in c->call_loc) */
 	strbuf_printf(o, "#define STAP_LOC (c->call_loc ? c->call_loc : %s)\n", l);
+	strbuf_add(o, "#define STAP_NEXT do { c->next = 1; goto __stp_out; } "
+		   "while (0)\n");
+	strbuf_add(o, "#define STAP_PRINTF(...) stp_printf(c, __VA_ARGS__)\n");
 	strbuf_add(o, "#define STAP_ERROR(...) do { snprintf(c->error_buf, "
 		      "sizeof(c->error_buf), __VA_ARGS__); stp_error(c, "
 		      "c->error_buf, STAP_LOC); goto __stp_out; } while (0)\n");
@@ -243,12 +358,15 @@ static void gen_embedded_function(struct strbuf *o, struct functiondecl *fn)
 		struct sym *p = fn->params.items[i];
 		strbuf_printf(o, "#define STAP_ARG_%s a_%s\n", p->name, p->name);
 	}
+	gen_global_macros(s, o, fn->embedded_c, 0);
 	/* deref_fault: where kread() & co. go on a fault (stp_deref.h) */
 	strbuf_printf(o, "\t{\n%s\n\t}\n\tgoto __stp_out;\n"
 		      "deref_fault: __attribute__((unused));\n__stp_out:\n",
 		      fn->embedded_c);
 	strbuf_add(o, "#undef CONTEXT\n#undef STAP_RETVALUE\n#undef STAP_RETURN\n"
-		   "#undef STAP_ERROR\n#undef STAP_LOC\n");
+		   "#undef STAP_ERROR\n#undef STAP_LOC\n#undef STAP_NEXT\n"
+		   "#undef STAP_PRINTF\n#undef __STP_RET_PICK\n");
+	gen_global_macros(s, o, fn->embedded_c, 1);
 	for (i = 0; i < fn->params.n; i++)
 		strbuf_printf(o, "#undef STAP_ARG_%s\n",
 			      ((struct sym *)fn->params.items[i])->name);
@@ -897,6 +1015,8 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 		free(h);
 		if (d->kind == DP_TIMER)
 			strbuf_printf(o, ", .period_ns = %s", d->period_ns);
+		if (d->kind == DP_TIMER && d->randomize_ns)
+			strbuf_printf(o, ", .randomize_ns = %s", d->randomize_ns);
 		if (d->kind == DP_KPROBE) {
 			char *sym = c_quote(d->symbol, strlen(d->symbol));
 			strbuf_printf(o, ",\n\t  .symbol = %s, .offset = %lld, "
@@ -1059,7 +1179,7 @@ int codegen(struct session *s, struct strbuf *o)
 	for (i = 0; i < s->functions.n; i++) {
 		struct functiondecl *fn = s->functions.items[i];
 		if (fn->embedded_c)
-			gen_embedded_function(o, fn);
+			gen_embedded_function(s, o, fn);
 		else if (gen_script_function(s, o, fn) < 0)
 			rc = -1;
 	}

@@ -444,86 +444,60 @@ static char *gen_print(struct gen *g, struct expr *e)
 	return res;
 }
 
-static int stmt_may_next(struct stmt *st, struct vec *seen);
-
-/* expr_may_next - @e calls a script function that may run `next`. */
-static int expr_may_next(struct expr *e, struct vec *seen)
+/* gen_call_one - call @fn with the C arguments @argv into @res */
+static void gen_call_one(struct gen *g, struct expr *e, struct functiondecl *fn,
+			 const char *res, const char *argv)
 {
-	int i;
-	if (!e)
-		return 0;
-	if (e->kind == E_CALL && e->func && !e->func->embedded_c) {
-		for (i = 0; i < seen->n; i++)
-			if (seen->items[i] == e->func)
-				break;
-		if (i == seen->n) {
-			vec_push(seen, e->func);
-			if (stmt_may_next(e->func->body, seen))
-				return 1;
-		}
-	}
-	if (expr_may_next(e->a, seen) || expr_may_next(e->b, seen) ||
-	    expr_may_next(e->c, seen))
-		return 1;
-	for (i = 0; i < e->args.n; i++)
-		if (expr_may_next(e->args.items[i], seen))
-			return 1;
-	return 0;
-}
-
-/* stmt_may_next - @st runs `next`, directly or in a function it calls
- * (@seen: the functions already looked at). */
-static int stmt_may_next(struct stmt *st, struct vec *seen)
-{
-	int i;
-	if (!st)
-		return 0;
-	if (st->kind == S_NEXT)
-		return 1;
-	for (i = 0; i < st->stmts.n; i++)
-		if (stmt_may_next(st->stmts.items[i], seen))
-			return 1;
-	return expr_may_next(st->e, seen) || expr_may_next(st->init, seen) ||
-	       expr_may_next(st->step, seen) || expr_may_next(st->limit, seen) ||
-	       stmt_may_next(st->body, seen) || stmt_may_next(st->els, seen);
-}
-
-/* fn_may_next - script function @fn may leave the probe hit by `next`. */
-static int fn_may_next(struct functiondecl *fn)
-{
-	struct vec seen = {0};
-	int r;
-	vec_push(&seen, fn);
-	r = stmt_may_next(fn->body, &seen);
-	free(seen.items);
-	return r;
-}
-
-static char *gen_call(struct gen *g, struct expr *e)
-{
-	struct functiondecl *fn = e->func;
-	struct strbuf argv = {0};
-	char *cn = fn_cname(fn), *res;
-	int i;
-	for (i = 0; i < e->args.n; i++) {
-		char *v = gen_expr(g, e->args.items[i]);
-		strbuf_printf(&argv, ", %s", v);
-		free(v);
-	}
-	res = new_temp(g, fn->ret);
+	char *cn = fn_cname(fn);
 	if (fn->embedded_c) {
 		char *l = loc_literal(&e->loc);
 		emit(g, "c->call_loc = %s;", l);
 		free(l);
 	}
 	if (fn->ret == TYPE_STRING)
-		emit(g, "%s(c, %s%s);", cn, res, strbuf_str(&argv));
+		emit(g, "%s(c, %s%s);", cn, res, argv);
 	else
-		emit(g, "%s = %s(c%s);", res, cn, strbuf_str(&argv));
+		emit(g, "%s = %s(c%s);", res, cn, argv);
 	check_error(g);
-	if (!fn->embedded_c && fn_may_next(fn))
-		emit(g, "if (unlikely(c->next)) goto out;  /* `next` */");
 	free(cn);
+}
+
+/* gen_call - a call: its function, and while one ends by `next`, the
+ * next of its overloads; `next` in the last is the run-time error "all
+ * functions exhausted" (SystemTap's). */
+static char *gen_call(struct gen *g, struct expr *e)
+{
+	struct functiondecl *fn = e->func;
+	struct strbuf argv = {0};
+	int n = fn->overloads.n ? fn->overloads.n : 1, k;
+	char *res, *done = xasprintf("fc%d", g->nlabels++);
+	int passes_on = 0, jumped = 0;
+	for (k = 0; k < e->args.n; k++) {
+		char *v = gen_expr(g, e->args.items[k]);
+		strbuf_printf(&argv, ", %s", v);
+		free(v);
+	}
+	res = new_temp(g, fn->ret);
+	for (k = 0; k < n; k++) {
+		struct functiondecl *f = fn->overloads.n ?
+			fn->overloads.items[k] : fn;
+		gen_call_one(g, e, f, res, strbuf_str(&argv));
+		passes_on = fn_passes_on(f);
+		if (!passes_on)
+			break;
+		emit(g, "if (!c->next) goto %s;", done);
+		emit(g, "c->next = 0;  /* `next`: the next overload */");
+		jumped = 1;
+	}
+	if (passes_on) {
+		char *l = loc_literal(&e->loc);
+		emit(g, "stp_error(c, \"all functions exhausted\", %s);", l);
+		emit(g, "goto %s;", g->err_label);
+		free(l);
+	}
+	if (jumped)
+		emit(g, "%s: ;", done);
+	free(done);
 	free(argv.s);
 	return res;
 }
@@ -1058,7 +1032,8 @@ void gen_stmt(struct gen *g, struct stmt *st)
 		     g->cont_label);
 		break;
 	case S_NEXT:
-		/* in a function: the callers unwind too (see gen_call) */
+		/* in a function: its call site goes on to the next overload
+		 * (see gen_call) */
 		if (g->func)
 			emit(g, "c->next = 1;");
 		emit(g, "goto out;");

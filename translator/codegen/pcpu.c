@@ -86,7 +86,7 @@ static void pc_expr(void *arg, struct expr *e, int *skip)
 	if ((y = global_of(e)))
 		u->read[y->index] = 1;
 	if (e->kind == E_CALL && e->func)
-		vec_push(u->callees, e->func);
+		push_callees(u->callees, e);
 }
 
 static void pc_args(struct pc_use *u, struct vec *args)

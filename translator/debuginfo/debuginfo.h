@@ -96,12 +96,17 @@ struct dbg_query {
 	                             * or the function declared at that line) */
 	int line_end;               /* statement probes: lines line..line_end
 	                             * (":N-M", ":*"); 0: line alone */
+	int line_relative;          /* "+N": line and line_end count from
+	                             * each function's declaration line */
 	unsigned flags;
 #define DBG_Q_INLINE   1u           /* .inline: inline instances only */
 #define DBG_Q_CALL     2u           /* .call / .return: out-of-line only */
 #define DBG_Q_EXPORTED 4u           /* .exported: EXPORT_SYMBOL'd only */
 #define DBG_Q_STATEMENT 8u          /* kernel.statement: @FILE:LINE
 	                             * addresses inside the function(s) */
+#define DBG_Q_NEAREST 16u           /* .statement(...).nearest: a line
+	                             * without code stands for the nearest
+	                             * line of the function that has some */
 };
 
 enum dbg_var_set { DBG_PARAMS, DBG_LOCALS };

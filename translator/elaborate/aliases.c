@@ -47,6 +47,39 @@ static int same_arg(const struct expr *a, const struct expr *b)
 	return a->str_len == b->str_len && !memcmp(a->str, b->str, a->str_len);
 }
 
+static int match_from(const struct probe_point *pat, int pi,
+		      const struct probe_point *name, int ni);
+
+/* match_across - pattern component @pi holds "**" inside a name
+ * ("sys**open", stapprobes): it matches components @ni..k of @name,
+ * joined by dots, for some k ("syscall.open"), "**" standing for any
+ * text, dots included; only the last of them may have an argument */
+static int match_across(const struct probe_point *pat, int pi,
+			const struct probe_point *name, int ni)
+{
+	struct pp_component *pc = comp(pat, pi);
+	struct strbuf joined = {0}, glob = {0};
+	const char *q;
+	int k, r = 0;
+	for (q = pc->name; *q; q++)          /* "**" -> "*": fnmatch's '*' */
+		if (!(q[0] == '*' && q[1] == '*'))  /* matches '.' already */
+			strbuf_addc(&glob, *q);
+	for (k = ni; k < name->components.n && !r; k++) {
+		struct pp_component *nc = comp(name, k);
+		if (k > ni)
+			strbuf_addc(&joined, '.');
+		strbuf_add(&joined, nc->name);
+		if (fnmatch(strbuf_str(&glob), strbuf_str(&joined), 0) == 0 &&
+		    (pc->arg ? same_arg(pc->arg, nc->arg) : !nc->arg))
+			r = match_from(pat, pi + 1, name, k + 1);
+		if (nc->arg)
+			break;
+	}
+	free(joined.s);
+	free(glob.s);
+	return r;
+}
+
 /* match_from - does pattern @pat from component @pi match the alias
  * name @name from component @ni? */
 static int match_from(const struct probe_point *pat, int pi,
@@ -64,6 +97,8 @@ static int match_from(const struct probe_point *pat, int pi,
 	}
 	if (!nc)
 		return 0;
+	if (strstr(pc->name, "**"))
+		return match_across(pat, pi, name, ni);
 	if (fnmatch(pc->name, nc->name, 0) != 0)
 		return 0;
 	if (pc->arg && !same_arg(pc->arg, nc->arg))

@@ -177,6 +177,26 @@ static struct functiondecl *find_function_in(struct stapfile *f,
 	return NULL;
 }
 
+/* find_lib_function - the first tapset function of @name and @arity */
+static struct functiondecl *find_lib_function(struct session *s,
+					      const char *name, int arity)
+{
+	struct functiondecl *fn = NULL;
+	int i;
+	if (lib_functions) {
+		struct lib_name *e;
+		for (e = lib_functions[name_hash(name)]; e; e = e->next) {
+			struct functiondecl *f = e->item;
+			if (!strcmp(e->name, name) && f->params.n == arity)
+				return f;
+		}
+		return NULL;
+	}
+	for (i = 0; !fn && i < s->library.n; i++)
+		fn = find_function_in(s->library.items[i], name, arity);
+	return fn;
+}
+
 static struct functiondecl *find_function(struct session *s, const char *name,
 					  int arity, int *name_exists)
 {
@@ -213,6 +233,103 @@ static struct functiondecl *find_function(struct session *s, const char *name,
 		}
 	}
 	return fn;
+}
+
+/* ---- overloads: functions of one name and arity ---------------------- */
+
+/* stmt_has_next - @st runs a `next` statement itself (not in a function
+ * it calls: that function's own call site takes it) */
+static int stmt_has_next(const struct stmt *st)
+{
+	int i;
+	if (!st)
+		return 0;
+	if (st->kind == S_NEXT)
+		return 1;
+	for (i = 0; i < st->stmts.n; i++)
+		if (stmt_has_next(st->stmts.items[i]))
+			return 1;
+	return stmt_has_next(st->body) || stmt_has_next(st->els);
+}
+
+int fn_passes_on(const struct functiondecl *fn)
+{
+	if (fn->embedded_c)
+		return strstr(fn->embedded_c, "STAP_NEXT") != NULL;
+	return stmt_has_next(fn->body);
+}
+
+void push_callees(struct vec *v, const struct expr *e)
+{
+	int i;
+	if (!e->func->overloads.n)
+		vec_push(v, e->func);
+	for (i = 0; i < e->func->overloads.n; i++)
+		vec_push(v, e->func->overloads.items[i]);
+}
+
+static int fn_priority(const struct session *s, const struct functiondecl *fn)
+{
+	int i;
+	if (fn->has_priority)
+		return fn->priority;
+	for (i = 0; i < s->user->functions.n; i++)
+		if (s->user->functions.items[i] == fn)
+			return 0;
+	return 1;
+}
+
+/* overload_chain - into @out, the functions a call of @fn's name and
+ * arity runs, in order: the script's of that name and arity and the
+ * tapsets' first, by priority (function f():N; else 0 in the script, 1
+ * in tapsets), then as written; the tapsets' is left out when one
+ * before it cannot pass the call on by `next` (gen_call stops there). */
+static void overload_chain(struct session *s, struct functiondecl *fn,
+			   struct vec *out)
+{
+	struct functiondecl *lib = find_lib_function(s, fn->name, fn->params.n);
+	int i, j;
+	for (i = 0; i < s->user->functions.n; i++) {
+		struct functiondecl *f = s->user->functions.items[i];
+		if (!strcmp(f->name, fn->name) && f->params.n == fn->params.n)
+			vec_push(out, f);
+	}
+	if (lib)
+		vec_push(out, lib);
+	for (i = 1; i < out->n; i++)             /* stable insertion sort */
+		for (j = i; j > 0 && fn_priority(s, out->items[j - 1]) >
+				     fn_priority(s, out->items[j]); j--) {
+			void *t = out->items[j];
+			out->items[j] = out->items[j - 1];
+			out->items[j - 1] = t;
+		}
+	for (i = 0; i < out->n - 1; i++)
+		if (!fn_passes_on(out->items[i])) {
+			/* the rest never run: the tapsets' is left out, the
+			 * script's are still checked */
+			for (j = i + 1; j < out->n; j++)
+				if (out->items[j] == lib)
+					memmove(&out->items[j], &out->items[j + 1],
+						(--out->n - j) * sizeof(void *));
+			break;
+		}
+}
+
+/* number_overloads - each function's overload_ix: how many functions of
+ * its name and arity come before it in @fns (their C names differ) */
+static void number_overloads(struct vec *fns)
+{
+	int i, j;
+	for (i = 0; i < fns->n; i++) {
+		struct functiondecl *f = fns->items[i];
+		f->overload_ix = 0;
+		for (j = 0; j < i; j++) {
+			struct functiondecl *g = fns->items[j];
+			if (!strcmp(f->name, g->name) &&
+			    f->params.n == g->params.n)
+				f->overload_ix++;
+		}
+	}
 }
 
 /* ---- resolution walk ------------------------------------------------ */
@@ -294,11 +411,24 @@ static void resolve_call(struct scope *sc, struct expr *e)
 		}
 		return;
 	}
-	e->func = fn;
-	if (!fn->used) {
-		fn->used = 1;
-		vec_push(&sc->worklist, fn);
+	{
+		struct vec chain = {0};
+		int i;
+		overload_chain(sc->s, fn, &chain);
+		fn = chain.items[0];
+		if (chain.n > 1 && !fn->overloads.n)
+			fn->overloads = chain;
+		for (i = 0; i < chain.n; i++) {
+			struct functiondecl *f = chain.items[i];
+			if (!f->used) {
+				f->used = 1;
+				vec_push(&sc->worklist, f);
+			}
+		}
+		if (chain.items != fn->overloads.items)
+			free(chain.items);
 	}
+	e->func = fn;
 }
 
 static void resolve_expr(struct scope *sc, struct expr *e, int lvalue)
@@ -752,6 +882,48 @@ static void infer_target_operands(struct infer *in, struct expr *e)
 	}
 }
 
+/* infer_call - the argument and value types of call @e; its overloads
+ * (each function it may run) take the same types */
+static enum stp_type infer_call(struct infer *in, struct expr *e,
+				enum stp_type want)
+{
+	struct functiondecl *head = e->func;
+	int n = head->overloads.n ? head->overloads.n : 1, i, k;
+	enum stp_type t = TYPE_UNKNOWN;
+	for (k = 0; k < n; k++) {
+		struct functiondecl *fn = head->overloads.n ?
+			head->overloads.items[k] : head;
+		for (i = 0; i < e->args.n; i++) {
+			struct sym *p = fn->params.items[i];
+			struct expr *a = e->args.items[i];
+			enum stp_type at = infer_expr(in, a, p->type);
+			if (at == TYPE_STATS) {
+				if (in->report && k == 0)
+					diag_error(&a->loc, "a statistic cannot "
+						   "be passed to a function; "
+						   "pass @count(...), @sum(...)"
+						   "...");
+				continue;
+			}
+			char *w = xasprintf("parameter '%s' of %s()", p->name,
+					    fn->name);
+			settle(in, &p->type, &p->type_loc, at, &a->loc, w);
+			free(w);
+		}
+		if (t == TYPE_UNKNOWN)
+			t = fn->ret != TYPE_UNKNOWN ? fn->ret : want;
+		if (t != TYPE_UNKNOWN && fn->ret == TYPE_UNKNOWN && fn->body)
+			settle(in, &fn->ret, &fn->ret_loc, t, &e->loc,
+			       "the function's value");
+		else if (t != TYPE_UNKNOWN && fn->ret != TYPE_UNKNOWN &&
+			 fn->ret != t && in->report)
+			diag_error(&fn->loc, "overloads of %s() return a %s "
+				   "and a %s", fn->name, type_name(t),
+				   type_name(fn->ret));
+	}
+	return head->ret;
+}
+
 static enum stp_type infer_expr(struct infer *in, struct expr *e,
 				enum stp_type want)
 {
@@ -877,28 +1049,7 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 	case E_CALL:
 		if (!e->func)
 			break;
-		for (i = 0; i < e->args.n; i++) {
-			struct sym *p = e->func->params.items[i];
-			struct expr *a = e->args.items[i];
-			enum stp_type at = infer_expr(in, a, p->type);
-			if (at == TYPE_STATS) {
-				if (in->report)
-					diag_error(&a->loc, "a statistic cannot "
-						   "be passed to a function; "
-						   "pass @count(...), @sum(...)"
-						   "...");
-				continue;
-			}
-			char *w = xasprintf("parameter '%s' of %s()", p->name,
-					    e->func->name);
-			settle(in, &p->type, &p->type_loc, at, &a->loc, w);
-			free(w);
-		}
-		if (want != TYPE_UNKNOWN && e->func->ret == TYPE_UNKNOWN &&
-		    e->func->body)
-			settle(in, &e->func->ret, &e->func->ret_loc, want,
-			       &e->loc, "the function's value");
-		t = e->func->ret;
+		t = infer_call(in, e, want);
 		break;
 	case E_PRINT:
 		infer_print(in, e);
@@ -1138,25 +1289,12 @@ static void resolve_function(struct scope *sc, struct functiondecl *fn)
 	resolve_stmt(sc, fn->body);
 }
 
-/* check_duplicates - two functions of one file with the same name and
- * arity, or two globals of one file with the same name, are an error
- * showing both places. */
+/* check_duplicates - two globals of one file with the same name are an
+ * error showing both places.  (Functions of one name and arity are
+ * overloads: see overload_chain.) */
 static void check_duplicates(struct stapfile *f)
 {
 	int i, j;
-	for (i = 0; i < f->functions.n; i++) {
-		struct functiondecl *a = f->functions.items[i];
-		for (j = 0; j < i; j++) {
-			struct functiondecl *b = f->functions.items[j];
-			if (strcmp(a->name, b->name) || a->params.n != b->params.n)
-				continue;
-			diag_error(&a->loc, "function '%s' with %d parameter%s is "
-				   "defined twice", a->name, a->params.n,
-				   a->params.n == 1 ? "" : "s");
-			diag_note(&b->loc, "the first definition is here");
-			break;
-		}
-	}
 	for (i = 0; i < f->globals.n; i++) {
 		struct sym *a = f->globals.items[i];
 		for (j = 0; j < i; j++) {
@@ -1272,6 +1410,7 @@ int elaborate(struct session *s)
 		use_all_lib_functions(s, &sc.worklist);
 	for (; done < sc.worklist.n; done++)
 		resolve_function(&sc, sc.worklist.items[done]);
+	number_overloads(&sc.worklist);
 	for (i = 0; i < sc.worklist.n; i++)
 		vec_push(&s->functions, sc.worklist.items[i]);
 	free(sc.worklist.items);

@@ -123,6 +123,16 @@ enum tv_use {
 	TV_STORE,                   /* guru mode: $x = value */
 };
 
+/* fn_passes_on - function @fn may end by `next` (a `next` statement in
+ * its body, STAP_NEXT in embedded C): its call goes on to the next
+ * overload (functiondecl.overloads), or fails with "all functions
+ * exhausted" when none is left. */
+int fn_passes_on(const struct functiondecl *fn);
+
+/* push_callees - onto @v, each function call @e may run: its function
+ * and its overloads (struct functiondecl *) */
+void push_callees(struct vec *v, const struct expr *e);
+
 /* tvar_resolve - the path of target expression @e (E_TARGET or E_CAST)
  * in derived probe @d (NULL outside per-derived bodies) used as @use.
  * Returns 0, or -1 after a diagnostic. */

@@ -94,6 +94,7 @@ static void check_expr(void *arg, struct expr *e, int *skip)
 {
 	struct walk *w = arg;
 	const char *why;
+	int i;
 
 	(void)skip;
 	if (kernel_target(e) && w->level < STP_PRIV_STAPSYS) {
@@ -112,6 +113,8 @@ static void check_expr(void *arg, struct expr *e, int *skip)
 	if (e->kind != E_CALL || !e->func)
 		return;
 	why = function_needs(w, e->func);
+	for (i = 0; !why && i < e->func->overloads.n; i++)
+		why = function_needs(w, e->func->overloads.items[i]);
 	if (!why)
 		return;
 	if (w->why) {

@@ -373,6 +373,36 @@ static int is_user_module(struct session *s, struct derived_probe *d,
 }
 
 static int base_of(struct walk *w, struct session *s, struct derived_probe *d,
+		   struct expr *e, struct tv_path *out);
+
+/* cast_base_of_list - @cast(p, "T", "MOD1:MOD2:...") (langref 5.6.11: a
+ * list of modules): T from the first module that has it, else the last
+ * one's error */
+static int cast_base_of_list(struct walk *w, struct session *s,
+			     struct derived_probe *d, struct expr *e,
+			     struct tv_path *out)
+{
+	const char *list = e->module, *p = list;
+	int rc = -1;
+	while (rc < 0) {
+		const char *colon = strchr(p, ':');
+		int errs = diag_error_count(), quiet = diag_quiet;
+		e->module = colon ? xstrndup(p, colon - p) : p;
+		if (colon)
+			diag_quiet = 1;    /* a module tried before the last */
+		rc = base_of(w, s, d, e, out);
+		if (!colon)
+			break;
+		diag_quiet = quiet;
+		diag_rewind(errs);
+		w->failed = 0;
+		p = colon + 1;
+	}
+	e->module = list;
+	return rc;
+}
+
+static int base_of(struct walk *w, struct session *s, struct derived_probe *d,
 		   struct expr *e, struct tv_path *out)
 {
 	if (e->kind == E_CAST && !e->name) {
@@ -391,6 +421,8 @@ static int base_of(struct walk *w, struct session *s, struct derived_probe *d,
 		out->type = t;
 		return 0;
 	}
+	if (e->kind == E_CAST && e->module && strchr(e->module, ':'))
+		return cast_base_of_list(w, s, d, e, out);
 	if (e->kind == E_CAST) {
 		struct dbg_provider *prov;
 		const char *mod = e->module;
@@ -881,11 +913,14 @@ static void check_one(void *arg, struct expr *e, int *skip)
 		*skip = 1;
 		return;
 	}
-	if (e->kind == E_CAST && !e->name)
+	if (e->kind == E_CAST) {
+		/* @cast(p, "T", "MOD")->f and autocast p->f: the type and
+		 * every field resolve now (SystemTap's pass 2); the cast's
+		 * operand is visited on */
 		tvar_resolve(k->s, k->d, e, pretty_depth(last_name(e)) ?
 			     TV_PRETTY : use, &path);   /* &a->f: TV_ADDR */
-	if (e->kind == E_CAST)
-		return;            /* the cast's operand is visited on */
+		return;
+	}
 	*skip = 1;
 	check_components(k, e);
 	if (tvar_is_probe_name(e)) {

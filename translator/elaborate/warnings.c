@@ -4,6 +4,7 @@
  * warnings, see util.c). */
 #include "warnings.h"
 #include "aliases.h"
+#include "elaborate.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -150,8 +151,8 @@ static int effects(const struct expr *e, int local_writes)
 	case E_CALL:
 		/* embedded C only when marked pure; script functions when
 		 * they touch nothing but their own locals */
-		if (!e->func)
-			return 1;
+		if (!e->func || e->func->overloads.n)
+			return 1;       /* overloads: see overload_chain */
 		if (e->func->embedded_c) {
 			if (!strstr(e->func->embedded_c, "/* pure */"))
 				return 1;
@@ -360,10 +361,19 @@ static void elide_dead_stores(struct session *s, struct probe *p)
 /* call_one - push the function @e calls when it is not marked yet */
 static void call_one(void *arg, struct expr *e, int *skip)
 {
-	if (e->kind == E_CALL && e->func && e->func->purity != 4) {
-		e->func->purity = 4;     /* marked: restored below */
-		vec_push(arg, e->func);
+	struct vec callees = {0};
+	int i;
+	if (e->kind != E_CALL || !e->func)
+		return;
+	push_callees(&callees, e);
+	for (i = 0; i < callees.n; i++) {
+		struct functiondecl *fn = callees.items[i];
+		if (fn->purity != 4) {
+			fn->purity = 4;     /* marked: restored below */
+			vec_push(arg, fn);
+		}
 	}
+	free(callees.items);
 }
 
 /* drop_uncalled - functions only the elided stores called are not

@@ -229,7 +229,17 @@ struct functiondecl {
 	struct stmt *body;         /* script body, or NULL for embedded C */
 	const char *embedded_c;    /* %{ ... %} body, or NULL */
 	int is_private;
+	int priority;              /* `function f():N`: the order among the
+	                            * overloads of f (lower first) */
+	int has_priority;          /* N given; else 0 in the user's script,
+	                            * 1 in tapsets */
 	/* pass 2: */
+	struct vec overloads;      /* the first overload of a call: every
+	                            * overload it may pass on to by `next`,
+	                            * itself first (struct functiondecl *);
+	                            * empty when not overloaded */
+	int overload_ix;           /* 0, or which same-named function of
+	                            * this arity it is (its C name) */
 	struct vec locals;         /* struct sym * */
 	int used;                  /* resolved (called from somewhere) */
 	int reachable;             /* called, directly or not, from a probe */

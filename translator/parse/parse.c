@@ -1441,6 +1441,14 @@ static void parse_function(struct parser *p, struct token *kw, int is_private)
 				expected(p, "',' or ')'");
 		}
 	}
+	if (accept(p, ":")) {
+		/* function f(...):N - N orders the overloads of f */
+		struct token *n = peek(p);
+		if (n->type != T_NUM)
+			expected(p, "a priority number after ':'");
+		fn->priority = parse_literal(p, "a priority number")->num;
+		fn->has_priority = 1;
+	}
 	if (peek(p)->type == T_EMBEDDED) {
 		fn->embedded_c = next(p)->text;
 	} else if (is_op(p, "{")) {
@@ -1498,8 +1506,15 @@ static void parse_decl(struct parser *p)
 			next(p);
 			priv = 1;
 			t = peek(p);
+			if (t->type == T_IDENT && !is_keyword(t->text) &&
+			    t->text[0] != '$' && t->text[0] != '@') {
+				/* `private NAME[=...]`: global is implied */
+				parse_global(p, priv);
+				return;
+			}
 			if (!tok_is(t, "global") && !tok_is(t, "function"))
-				expected(p, "'global' or 'function' after 'private'");
+				expected(p, "'global', 'function' or a variable "
+					 "name after 'private'");
 		}
 		if (tok_is(t, "probe") && !priv) {
 			parse_probe(p, next(p));

@@ -403,7 +403,10 @@ void pprint_file(struct strbuf *out, const struct stapfile *f)
 			strbuf_printf(out, "%s%s%s", j ? ", " : "", p->name,
 				      type_suffix(p->type));
 		}
-		strbuf_add(out, ")\n");
+		strbuf_add(out, ")");
+		if (fn->has_priority)
+			strbuf_printf(out, ":%d", fn->priority);
+		strbuf_add(out, "\n");
 		if (fn->embedded_c)
 			strbuf_printf(out, "%%{%s%%}\n", fn->embedded_c);
 		else

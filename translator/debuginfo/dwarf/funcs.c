@@ -152,6 +152,48 @@ static int statement_pcs(Dwarf_Die *fn, const char *file, int lo, int hi,
 	return count;
 }
 
+/* nearest_pcs - .nearest: for each line of [@lo, @hi], the line of
+ * function DIE @fn (in @file) with code nearest to it (the later one of
+ * two as near), each once, in line order, into *@out; returns how many */
+static int nearest_pcs(Dwarf_Die *fn, const char *file, int lo, int hi,
+		       struct line_pc **out)
+{
+	struct line_pc *all, *v = NULL;
+	int n = statement_pcs(fn, file, 1, 1 << 30, &all), count = 0, l, k;
+	*out = NULL;
+	for (l = lo; n > 0 && l <= hi; l++) {
+		int best = 0;
+		for (k = 1; k < n; k++) {
+			int d = abs(all[k].line - l), bd = abs(all[best].line - l);
+			if (d < bd || (d == bd && all[k].line > all[best].line))
+				best = k;
+		}
+		if (count && v[count - 1].line == all[best].line)
+			continue;
+		v = xrealloc(v, (count + 1) * sizeof(*v));
+		v[count++] = all[best];
+	}
+	free(all);
+	*out = v;
+	return count;
+}
+
+/* spans_lines - function DIE @die has code for a line of @q's lines in
+ * its file: function("*@FILE:LINE") names the functions that span LINE
+ * (langref 4.2.1), not only the one declared there */
+static int spans_lines(struct dw_mod *m, Dwarf_Off die,
+		       const struct dbg_query *q, int lo, int hi)
+{
+	struct line_pc *pcs = NULL;
+	Dwarf_Die d;
+	int n;
+	if (!dwarf_offdie(m->dw, die, &d))
+		return 0;
+	n = statement_pcs(&d, q->file, lo, hi, &pcs);
+	free(pcs);
+	return n > 0;
+}
+
 int dw_find_functions(struct dbg_provider *p, const struct dbg_query *q,
 		      struct vec *out)
 {
@@ -212,7 +254,12 @@ int dw_find_functions(struct dbg_provider *p, const struct dbg_query *q,
 			continue;
 		if (q->file && !dw_file_matches(q->file, file))
 			continue;
-		if (q->line && !(q->flags & DBG_Q_STATEMENT) && q->line != line)
+		/* the lines asked for: "+N" counts from the declaration */
+		int lo = q->line + (q->line_relative ? line : 0);
+		int hi = (q->line_end > q->line ? q->line_end : q->line) +
+			 (q->line_relative ? line : 0);
+		if (q->line && !(q->flags & DBG_Q_STATEMENT) && lo != line &&
+		    !spans_lines(m, die, q, lo, hi))
 			continue;
 		struct line_pc one = { line, entry }, *pcs = &one;
 		int npcs = 1;
@@ -220,10 +267,9 @@ int dw_find_functions(struct dbg_provider *p, const struct dbg_query *q,
 			Dwarf_Die d;
 			if (!dwarf_offdie(m->dw, die, &d))
 				continue;
-			npcs = statement_pcs(&d, q->file, q->line,
-					     q->line_end > q->line ? q->line_end
-								    : q->line,
-					     &pcs);
+			npcs = (q->flags & DBG_Q_NEAREST) ?
+				nearest_pcs(&d, q->file, lo, hi, &pcs) :
+				statement_pcs(&d, q->file, lo, hi, &pcs);
 		}
 		/* each statement address (one: the entry, for functions) */
 		for (int li = 0; li < npcs; li++) {

@@ -37,6 +37,13 @@ extern const struct family family_netfilter;           /* netfilter.c */
 
 /* match_kernel_trace - kernel.trace("SUBSYS:NAME"), dispatched to by the
  * kernel family (tracepoint.c). */
+/* match_kernel_absolute - kernel.statement(ADDR).absolute, also spelled
+ * kprobe.statement(ADDR).absolute: guru mode only; a kprobe at the
+ * function symbol containing ADDR plus the offset (KASLR-proof). @c is
+ * the statement component.  0, or -1 after a diagnostic. */
+int match_kernel_absolute(struct session *s, struct probe *p,
+			  struct probe_point *pp, struct pp_component *c);
+
 int match_kernel_trace(struct session *s, struct probe *p,
 		       struct probe_point *pp);
 

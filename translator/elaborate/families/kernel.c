@@ -4,7 +4,7 @@
  *   kernel.function("PATTERN[@FILE[:LINE]]")[.call|.inline|.exported]
  *   kernel.function("PATTERN[@FILE[:LINE]]").return[.maxactive(N)]
  *   module("MOD").function("PATTERN[@FILE[:LINE]]")...  (same suffixes)
- *   kernel.statement("PATTERN@FILE:LINE"), module("MOD").statement(...)
+ *   kernel.statement("PATTERN@FILE:LINE")[.nearest], module("MOD").statement(...)
  *   kernel.statement(ADDR).absolute   (guru mode)
  *   kernel.trace("SUBSYS:NAME")       (tracepoint.c)
  *   kernel.data(ADDR or "SYM")...     (hwbkpt.c)
@@ -31,7 +31,12 @@ static int split_spec(const char *spec, struct dbg_query *q,
 	}
 	q->func = xstrndup(spec, at - spec);
 	{
-		const char *colon = strrchr(at + 1, ':');
+		const char *colon = strrchr(at + 1, ':'), *plus = strrchr(at + 1, '+');
+		if (plus && (!colon || plus > colon)) {
+			/* FUNC@FILE+N: N lines after the declaration */
+			colon = plus;
+			q->line_relative = 1;
+		}
 		if (colon && !strcmp(colon + 1, "*")) {
 			/* every line of the function(s) */
 			q->line = 1;
@@ -49,8 +54,8 @@ static int split_spec(const char *spec, struct dbg_query *q,
 			}
 			if (*end || l <= 0) {
 				diag_error(loc, "bad line number '%s' in \"%s\" "
-					   "(expected FUNC@FILE:LINE)", colon + 1,
-					   spec);
+					   "(expected FUNC@FILE:LINE or "
+					   "FUNC@FILE+N)", colon + 1, spec);
 				return -1;
 			}
 			q->line = l;
@@ -100,9 +105,7 @@ static struct derived_probe *new_kprobe(struct session *s, struct probe *p,
 	return d;
 }
 
-/* statement(ADDR).absolute: guru mode only, registered at the symbol
- * containing ADDR so that KASLR does not matter. */
-static int match_absolute(struct session *s, struct probe *p,
+int match_kernel_absolute(struct session *s, struct probe *p,
 			  struct probe_point *pp, struct pp_component *c)
 {
 	struct ksyms *k;
@@ -110,8 +113,8 @@ static int match_absolute(struct session *s, struct probe *p,
 	const char *sym;
 	uint64_t off;
 	if (!s->guru) {
-		diag_error(&pp->loc, "kernel.statement(ADDR).absolute is "
-			   "allowed in guru mode (-g) only");
+		diag_error(&pp->loc, "%s.statement(ADDR).absolute is allowed "
+			   "in guru mode (-g) only", pp_comp(pp, 0)->name);
 		return -1;
 	}
 	if (!(k = ksyms_for(s)))
@@ -187,7 +190,7 @@ static int match_kernel(struct session *s, struct probe *p, struct probe_point *
 	statement = pp_is(c, "statement");
 	if (statement && c->arg && c->arg->kind == E_NUM &&
 	    pp_is(pp_comp(pp, 2), "absolute") && !pp_comp(pp, 3) && !q.module)
-		return match_absolute(s, p, pp, c);
+		return match_kernel_absolute(s, p, pp, c);
 	if (!c->arg || c->arg->kind != E_STR) {
 		diag_error(c->arg ? &c->arg->loc : &pp->loc,
 			   "%s needs a string: %s(\"PATTERN[@FILE[:LINE]]\")",
@@ -206,6 +209,12 @@ static int match_kernel(struct session *s, struct probe *p, struct probe_point *
 		q.flags |= DBG_Q_STATEMENT;
 	}
 	for (c = pp_comp(pp, ++i); c; c = pp_comp(pp, ++i)) {
+		if (statement && pp_is(c, "nearest") && !c->arg &&
+		    !(q.flags & DBG_Q_NEAREST)) {
+			/* a line without code: the nearest one with code */
+			q.flags |= DBG_Q_NEAREST;
+			continue;
+		}
 		if (statement) {
 			diag_error(&pp->loc, "unexpected '.%s' after %s.statement",
 				   c->name, q.module ? "module" : "kernel");
@@ -296,7 +305,8 @@ static const char *const kernel_forms[] = {
 	"kernel.function(STRING).return",
 	"kernel.function(STRING).return.maxactive(NUMBER)",
 	"kernel.function(STRING).inline", "kernel.function(STRING).exported",
-	"kernel.statement(STRING)", "kernel.statement(NUMBER).absolute",
+	"kernel.statement(STRING)", "kernel.statement(STRING).nearest",
+	"kernel.statement(NUMBER).absolute",
 	"kernel.trace(STRING)", "kernel.data(NUMBER).write",
 	"kernel.data(NUMBER).rw", "kernel.data(NUMBER).length(NUMBER).write",
 	"kernel.data(NUMBER).length(NUMBER).rw", "kernel.data(STRING).write",

@@ -1,5 +1,6 @@
 /* kprobe.c - kprobe.function("SYM") and kprobe.module("M").function("SYM"),
- * [.call|.return[.maxactive(N)]]: a kprobe on a symbol, no debuginfo. */
+ * [.call|.return[.maxactive(N)]]: a kprobe on a symbol, no debuginfo;
+ * kprobe.statement(ADDR).absolute (guru mode): as kernel.statement's. */
 #include "family.h"
 
 #include <stdlib.h>
@@ -15,14 +16,21 @@ static int match_kprobe(struct session *s, struct probe *p,
 	struct derived_probe *d;
 	int i = 1, is_return = 0;
 	int64_t maxactive = 0;
+	if (pp_is(c, "statement") && pp_is(pp_comp(pp, 2), "absolute")) {
+		int64_t addr;
+		if (num_arg(c, pp, &addr, 1) < 0 || extra_components(pp, 3) < 0)
+			return -1;
+		return match_kernel_absolute(s, p, pp, c);
+	}
 	if (pp_is(c, "module")) {
 		if (str_arg(c, pp, &mod) < 0)
 			return -1;
 		c = pp_comp(pp, ++i);
 	}
 	if (!pp_is(c, "function")) {
-		diag_error(&pp->loc, "expected kprobe.function(\"SYMBOL\") or "
-			   "kprobe.module(\"MOD\").function(\"SYMBOL\")");
+		diag_error(&pp->loc, "expected kprobe.function(\"SYMBOL\"), "
+			   "kprobe.module(\"MOD\").function(\"SYMBOL\") or "
+			   "kprobe.statement(ADDRESS).absolute");
 		return -1;
 	}
 	if (str_arg(c, pp, &sym) < 0)
@@ -59,7 +67,8 @@ static const char *const kprobe_forms[] = {
 	"kprobe.function(STRING).return",
 	"kprobe.function(STRING).return.maxactive(NUMBER)",
 	"kprobe.module(STRING).function(STRING)",
-	"kprobe.module(STRING).function(STRING).return", NULL,
+	"kprobe.module(STRING).function(STRING).return",
+	"kprobe.statement(NUMBER).absolute", NULL,
 };
 
 const struct family family_kprobe = { "kprobe", match_kprobe, kprobe_forms };

@@ -52,9 +52,19 @@ static const struct nf_name pfs[] = {
 	{ NULL, 0 },
 };
 
+/* the kernel's enum nf_ip_hook_priorities and nf_ip6_hook_priorities
+ * (uapi linux/netfilter_ipv4.h, netfilter_ipv6.h) */
 static const struct nf_name prios[] = {
-	{ "NF_IP_PRI_FIRST", INT_MIN }, { "NF_IP_PRI_LAST", INT_MAX },
-	{ "NF_IP6_PRI_FIRST", INT_MIN }, { "NF_IP6_PRI_LAST", INT_MAX },
+#define NF_PRI(name, v) { "NF_IP_PRI_" name, v }, { "NF_IP6_PRI_" name, v }
+	NF_PRI("FIRST", INT_MIN), NF_PRI("RAW_BEFORE_DEFRAG", -450),
+	NF_PRI("CONNTRACK_DEFRAG", -400), NF_PRI("RAW", -300),
+	NF_PRI("SELINUX_FIRST", -225), NF_PRI("CONNTRACK", -200),
+	NF_PRI("MANGLE", -150), NF_PRI("NAT_DST", -100),
+	NF_PRI("FILTER", 0), NF_PRI("SECURITY", 50), NF_PRI("NAT_SRC", 100),
+	NF_PRI("SELINUX_LAST", 225), NF_PRI("CONNTRACK_HELPER", 300),
+	NF_PRI("LAST", INT_MAX),
+#undef NF_PRI
+	{ "NF_IP_PRI_CONNTRACK_CONFIRM", INT_MAX },
 	{ NULL, 0 },
 };
 

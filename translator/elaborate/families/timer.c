@@ -43,8 +43,39 @@ static int match_timer_profile(struct session *s, struct probe *p,
 	return -1;
 }
 
+/* randomize - the optional .randomize(M) after a timer's period (@n of
+ * @unit ns each): M in the same unit, 0 < M < N; sets d->randomize_ns.
+ * 0, or -1 after a diagnostic. */
+static int randomize(struct probe_point *pp, struct derived_probe *d,
+		     int64_t n, const char *unit)
+{
+	struct pp_component *r = pp_comp(pp, 2);
+	int64_t m;
+	if (!r)
+		return 0;
+	if (!pp_is(r, "randomize")) {
+		diag_error(&pp->loc, "unexpected '.%s' in probe point %s "
+			   "(expected .randomize(M))", r->name,
+			   probe_point_str(pp));
+		return -1;
+	}
+	if (!unit) {
+		diag_error(&pp->loc, "timer.hz(N) cannot be randomized");
+		return -1;
+	}
+	if (num_arg(r, pp, &m, 1) < 0 || extra_components(pp, 3) < 0)
+		return -1;
+	if (m <= 0 || m >= n) {
+		diag_error(&r->arg->loc, ".randomize(M): M must be at least "
+			   "1 and less than the period %lld", (long long)n);
+		return -1;
+	}
+	d->randomize_ns = xasprintf("(%lldULL * %s)", (long long)m, unit);
+	return 0;
+}
+
 /* timer.s(N) .sec(N) .ms(N) .msec(N) .us(N) .usec(N) .ns(N) .nsec(N)
- * .jiffies(N) .hz(N) */
+ * .jiffies(N), each optionally .randomize(M); .hz(N) */
 static int match_timer(struct session *s, struct probe *p,
 		       struct probe_point *pp)
 {
@@ -66,7 +97,8 @@ static int match_timer(struct session *s, struct probe *p,
 	}
 	if (pp_is(c, "profile") && !c->arg)
 		return match_timer_profile(s, p, pp);
-	if (num_arg(c, pp, &n, 1) < 0 || extra_components(pp, 2) < 0)
+	if (num_arg(c, pp, &n, 1) < 0 ||
+	    (!pp_is(pp_comp(pp, 2), "randomize") && extra_components(pp, 2) < 0))
 		return -1;
 	if (n <= 0) {
 		diag_error(&c->arg->loc, "the timer period must be positive");
@@ -79,7 +111,7 @@ static int match_timer(struct session *s, struct probe *p,
 		}
 		d = new_derived(s, DP_TIMER, p, pp);
 		d->period_ns = xasprintf("(1000000000ULL / %lldULL)", (long long)n);
-		return 0;
+		return randomize(pp, d, n, NULL);
 	}
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (pp_is(c, units[i].name)) {
@@ -91,7 +123,7 @@ static int match_timer(struct session *s, struct probe *p,
 			d = new_derived(s, DP_TIMER, p, pp);
 			d->period_ns = xasprintf("(%lldULL * %s)", (long long)n,
 						 units[i].unit);
-			return 0;
+			return randomize(pp, d, n, units[i].unit);
 		}
 	diag_error(&pp->loc, "unknown timer unit '%s' (use s, ms, us, ns, "
 		   "jiffies or hz)", c->name);
@@ -102,7 +134,9 @@ static const char *const timer_forms[] = {
 	"timer.s(NUMBER)", "timer.sec(NUMBER)", "timer.ms(NUMBER)",
 	"timer.msec(NUMBER)", "timer.us(NUMBER)", "timer.usec(NUMBER)",
 	"timer.ns(NUMBER)", "timer.nsec(NUMBER)", "timer.jiffies(NUMBER)",
-	"timer.hz(NUMBER)", "timer.profile", "timer.profile.tick",
+	"timer.hz(NUMBER)", "timer.s(NUMBER).randomize(NUMBER)",
+	"timer.ms(NUMBER).randomize(NUMBER)",
+	"timer.jiffies(NUMBER).randomize(NUMBER)", "timer.profile", "timer.profile.tick",
 	"timer.profile.freq.hz(NUMBER)", NULL,
 };
 
