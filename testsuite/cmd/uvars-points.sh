@@ -60,7 +60,13 @@ want_err "has no field 'z' (fields: x y)" \
 # process(PID): a process running prog here
 "$B/prog" wait & pid=$!
 trap 'kill $pid 2>/dev/null || true' EXIT
-sleep 0.2
+# until the child runs prog (a fixed pause can lose the race on a busy host:
+# /proc/PID/exe is still the shell)
+k=0
+until [ "$(readlink "/proc/$pid/exe" 2>/dev/null)" = "$(readlink -f "$B/prog")" ]; do
+    k=$((k + 1)); [ $k -lt 300 ] || fail "process $pid never ran $B/prog"
+    sleep 0.1
+done
 "$STAP" -p2 -e "probe process($pid).function(\"tick\") { println(\$p->x + \$t) }" > p2 2> err ||
     { cat err; fail "process(PID) refused"; }
 grep -qF "process(\"$B/prog\").function(\"tick\").call" p2 || { cat p2; fail "process(PID): not prog's tick"; }
