@@ -44,6 +44,8 @@ struct dw_mod {
 	uint64_t *reserved;     /* patched code sites, sorted (reserved.c) */
 	size_t nreserved;
 	int reserved_loaded;
+	void *cu_frames;        /* struct cu_frames: per CU, its functions
+	                         * with a frame base (vars.c) */
 	/* a user-space program or library (udwarf.c): memory reads are of
 	 * the current task's user memory, static addresses are relocated by
 	 * the file's load bias in the current process */

@@ -4,6 +4,7 @@
  * @var globals from the index; their locations through loc2c.c.
  */
 #include "dwarf_int.h"
+#include "strmap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -62,61 +63,170 @@ static int params(Dwarf_Die *die, Dwarf_Die *out, int max)
 	return n;
 }
 
-/* concrete_fn - the out-of-line subprogram of @cu whose code holds @pc
- * (the one with a frame base) into *@out; 0, or -1 when there is none. */
-static int concrete_fn(Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out)
+/* The top-level subprograms with a frame base of each CU seen, in DIE
+ * order: entry a of CU offset "%llx" in @by_cu is lists[a]. */
+struct cu_frames {
+	struct strmap by_cu;
+	struct cu_frame_list {
+		Dwarf_Die *dies;
+		size_t n;
+	} *lists;
+	size_t n;
+};
+
+/* cu_frames_of - the top-level subprograms of @cu (of @m) with a frame base, in
+ * DIE order, count in *@n; listed on the first call for @cu (one walk
+ * of its top-level DIEs), kept for the life of @m. */
+static Dwarf_Die *cu_frames_of(struct dw_mod *m, Dwarf_Die *cu, size_t *n)
 {
+	struct cu_frames *cf = m->cu_frames;
+	struct cu_frame_list *l;
+	struct strmap_ent *e;
+	char key[32];
+	int created;
 	Dwarf_Die c;
-	if (dwarf_child(cu, &c) != 0)
-		return -1;
-	do {
-		if (dwarf_tag(&c) == DW_TAG_subprogram &&
-		    dwarf_hasattr(&c, DW_AT_frame_base) && dwarf_haspc(&c, pc) > 0) {
-			*out = c;
+	size_t cap = 0;
+	if (!cf)
+		cf = m->cu_frames = xcalloc(1, sizeof(*cf));
+	snprintf(key, sizeof(key), "%llx",
+		 (unsigned long long)dwarf_dieoffset(cu));
+	e = strmap_get(&cf->by_cu, key, 1, &created);
+	if (!created) {
+		*n = cf->lists[e->a].n;
+		return cf->lists[e->a].dies;
+	}
+	cf->lists = xrealloc(cf->lists, (cf->n + 1) * sizeof(*cf->lists));
+	e->a = cf->n;
+	l = &cf->lists[cf->n++];
+	memset(l, 0, sizeof(*l));
+	if (dwarf_child(cu, &c) == 0) {
+		do {
+			if (dwarf_tag(&c) != DW_TAG_subprogram ||
+			    !dwarf_hasattr(&c, DW_AT_frame_base))
+				continue;
+			if (l->n == cap) {
+				cap = cap ? 2 * cap : 16;
+				l->dies = xrealloc(l->dies, cap * sizeof(*l->dies));
+			}
+			l->dies[l->n++] = c;
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	*n = l->n;
+	return l->dies;
+}
+
+/* concrete_fn - the out-of-line subprogram of @cu whose code holds @pc
+ * (the first, in DIE order, with a frame base) into *@out; 0, or -1 when
+ * there is none.  The CU's such subprograms are listed once per CU
+ * (cu_frames_of) so that this costs no walk over the CU's DIEs. */
+static int concrete_fn(struct dw_mod *m, Dwarf_Die *cu, Dwarf_Addr pc,
+		       Dwarf_Die *out)
+{
+	size_t i, n;
+	Dwarf_Die *fr = cu_frames_of(m, cu, &n);
+	for (i = 0; i < n; i++)
+		if (dwarf_haspc(&fr[i], pc) > 0) {
+			*out = fr[i];
 			return 0;
 		}
-	} while (dwarf_siblingof(&c, &c) == 0);
 	return -1;
 }
 
+/* may_have_scopes - the tags libdw's dwarf_getscopes descends into. */
+static int may_have_scopes(Dwarf_Die *d)
+{
+	switch (dwarf_tag(d)) {
+	case DW_TAG_compile_unit: case DW_TAG_module:
+	case DW_TAG_lexical_block: case DW_TAG_with_stmt:
+	case DW_TAG_catch_block: case DW_TAG_try_block:
+	case DW_TAG_entry_point: case DW_TAG_inlined_subroutine:
+	case DW_TAG_subprogram: case DW_TAG_namespace:
+	case DW_TAG_class_type: case DW_TAG_structure_type:
+		return 1;
+	}
+	return 0;
+}
+
+/* inner_scopes - the DIEs inside @die holding @pc, outermost first, as
+ * dwarf_getscopes finds them below @die (at each level the first child
+ * whose code holds @pc, descending into scopes only) but walking only
+ * @die's subtree; a heap array, count in *@n. */
+static Dwarf_Die *inner_scopes(Dwarf_Die *die, Dwarf_Addr pc, int *n)
+{
+	Dwarf_Die cur = *die, c, *v = NULL;
+	int k = 0, cap = 0;
+	while (may_have_scopes(&cur) && dwarf_haschildren(&cur) > 0 &&
+	       dwarf_child(&cur, &c) == 0) {
+		int found = 0;
+		do {
+			if (dwarf_haspc(&c, pc) > 0) {
+				found = 1;
+				break;
+			}
+		} while (dwarf_siblingof(&c, &c) == 0);
+		if (!found)
+			break;
+		if (k == cap) {
+			cap = cap ? 2 * cap : 8;
+			v = xrealloc(v, cap * sizeof(*v));
+		}
+		v[k++] = c;
+		cur = c;
+	}
+	*n = k;
+	return v;
+}
+
 /* scopes - the DIEs whose variables are visible at fn->pc, from @die
- * (the function or inline instance) inwards; *@frame gets the
- * subprogram holding the frame base (for an inline instance the
- * function it was inlined into: libdw's scopes go on from an inline
- * instance to its abstract definition, which has none).  Returns the
- * count (heap array). */
+ * (the function or inline instance) inwards: @die and the lexical
+ * blocks holding fn->pc, none when an inline instance inside @die holds
+ * it (as libdw's dwarf_getscopes then goes on from that instance to its
+ * abstract definition) or when fn->pc is outside @die's code.  *@frame
+ * gets the subprogram holding the frame base: @die, or for an inline
+ * instance the function it was inlined into.  Walks only @die's subtree
+ * (stap -L asks this for every function of a CU: a walk of the whole CU
+ * each time made listing quadratic).  Returns the count (heap array). */
 static int scopes(struct dbg_function *fn, Dwarf_Die *die, Dwarf_Die **out,
 		  Dwarf_Die *frame)
 {
 	struct dw_fn *h = fn->handle;
-	Dwarf_Die cu, *sc = NULL, *res;
-	int n, i, k = 0, mine = -1;
+	Dwarf_Die cu, *in, *res, origin;
+	Dwarf_Attribute a;
+	int n, i, k = 0, inl = -1;
 	*frame = *die;
 	*out = NULL;
 	if (!dwarf_diecu(die, &cu, NULL, NULL))
 		return 0;
-	n = dwarf_getscopes(&cu, fn->pc, &sc);
-	if (n <= 0)
+	if (dwarf_haspc(die, fn->pc) <= 0) {
+		/* an inline instance whose entry is outside its code (gcc's
+		 * DW_AT_entry_pc): the function holding fn->pc, no scopes */
+		concrete_fn(h->m, &cu, fn->pc, frame);
 		return 0;
-	for (i = 0; i < n; i++)
-		if (dwarf_dieoffset(&sc[i]) == h->die) {
-			mine = i;
-			break;
-		}
-	for (i = mine < 0 ? 0 : mine; i < n; i++)
-		if (dwarf_tag(&sc[i]) == DW_TAG_subprogram) {
-			*frame = sc[i];
-			break;
-		}
-	if (!dwarf_hasattr(frame, DW_AT_frame_base))
-		concrete_fn(&cu, fn->pc, frame);
-	res = xcalloc(mine < 0 ? 1 : mine + 1, sizeof(*res));
-	for (i = mine; i >= 0; i--) {
-		int tag = dwarf_tag(&sc[i]);
-		if (i == mine || tag == DW_TAG_lexical_block)
-			res[k++] = sc[i];
 	}
-	free(sc);
+	in = inner_scopes(die, fn->pc, &n);
+	for (i = 0; i < n; i++)
+		if (dwarf_tag(&in[i]) == DW_TAG_inlined_subroutine)
+			inl = i;
+	/* the subprogram of the frame: the first one from the innermost
+	 * inline instance (or @die) outwards, whose abstract definition
+	 * follows it in dwarf_getscopes' list */
+	if (inl >= 0 || dwarf_tag(die) == DW_TAG_inlined_subroutine) {
+		Dwarf_Die *ii = inl >= 0 ? &in[inl] : die;
+		if (dwarf_attr(ii, DW_AT_abstract_origin, &a) &&
+		    dwarf_formref_die(&a, &origin) &&
+		    dwarf_tag(&origin) == DW_TAG_subprogram)
+			*frame = origin;
+	}
+	if (!dwarf_hasattr(frame, DW_AT_frame_base))
+		concrete_fn(h->m, &cu, fn->pc, frame);
+	res = xcalloc(n + 1, sizeof(*res));
+	if (inl < 0) {
+		res[k++] = *die;
+		for (i = 0; i < n; i++)
+			if (dwarf_tag(&in[i]) == DW_TAG_lexical_block)
+				res[k++] = in[i];
+	}
+	free(in);
 	*out = res;
 	return k;
 }
