@@ -51,6 +51,8 @@ struct parser {
 	int depth;         /* nesting of the tree being built */
 	int eof_reported;  /* an "end of input" error was given already */
 	int splices;       /* script arguments spliced into probe points */
+	struct vec retired; /* token arrays a splice replaced: kept to the end
+			     * of the parse, as callers still hold tokens */
 	struct functiondecl *fn;   /* the function being parsed, or NULL */
 };
 
@@ -1213,7 +1215,7 @@ static void splice_arg(struct parser *p)
 	memcpy(nt + p->pos, v.t, n * sizeof(*nt));
 	memcpy(nt + p->pos + n, p->t + p->pos + 1,
 	       (p->n - p->pos - 1) * sizeof(*nt));
-	free(p->t);
+	vec_push(&p->retired, p->t);
 	free(v.t);
 	p->t = nt;
 	p->n += n - 1;
@@ -1563,6 +1565,9 @@ struct stapfile *parse_script(const char *filename, const char *text,
 	free(raw.t);
 	parse_toplevel(&p);
 	free(p.t);              /* toks.t, or its copy with arguments spliced */
+	for (int i = 0; i < p.retired.n; i++)
+		free(p.retired.items[i]);
+	free(p.retired.items);
 	if (!p.errors)
 		res = p.f;
 out:
