@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 /* the SGR parameters of "ERROR:" and "WARNING:", "" when not colored */
-static char sgr[COLOR_NKEYS][COLOR_SGR_MAX];
+static char sgr_error[32], sgr_warning[32];
 
 int colors_valid_when(const char *when)
 {
@@ -17,41 +17,42 @@ int colors_valid_when(const char *when)
 /* sgr_ok - @n bytes of @v are an SGR parameter list: digits and ';' */
 static int sgr_ok(const char *v, size_t n)
 {
-	return n > 0 && n < COLOR_SGR_MAX && strspn(v, "0123456789;") >= n;
+	return n > 0 && n < sizeof(sgr_error) && strspn(v, "0123456789;") >= n;
 }
 
-int colors_parse(const char *spec, char sgr[COLOR_NKEYS][COLOR_SGR_MAX])
+/* parse_spec - fill the two colors from "key=SGR:key=SGR..."; -1 when
+ * a key is unknown or a value not an SGR list (then no colors). */
+static int parse_spec(const char *spec)
 {
-	static const char *const keys[COLOR_NKEYS] = { "error", "warning",
-						       "source", "caret",
-						       "token" };
+	static const char *const keys[] = { "error", "warning", "source",
+					    "caret", "token" };
+	char err[32] = "", warn[32] = "";
 	const char *item = spec;
-	size_t k;
 
-	memset(sgr, 0, COLOR_NKEYS * COLOR_SGR_MAX);
 	if (!*spec)
 		return -1;
 	while (*item) {
-		size_t len = strcspn(item, ":"), klen;
+		size_t len = strcspn(item, ":"), klen, k;
 		const char *eq = memchr(item, '=', len);
 
 		if (!eq)
-			goto bad;
+			return -1;
 		klen = eq - item;
-		for (k = 0; k < COLOR_NKEYS; k++)
+		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
 			if (strlen(keys[k]) == klen &&
 			    !strncmp(keys[k], item, klen))
 				break;
-		if (k == COLOR_NKEYS || !sgr_ok(eq + 1, len - klen - 1))
-			goto bad;
-		snprintf(sgr[k], COLOR_SGR_MAX, "%.*s", (int)(len - klen - 1),
-			 eq + 1);
+		if (k == sizeof(keys) / sizeof(keys[0]) ||
+		    !sgr_ok(eq + 1, len - klen - 1))
+			return -1;
+		if (k <= 1)
+			snprintf(k ? warn : err, sizeof(err), "%.*s",
+				 (int)(len - klen - 1), eq + 1);
 		item += len + (item[len] == ':');
 	}
+	memcpy(sgr_error, err, sizeof(err));
+	memcpy(sgr_warning, warn, sizeof(warn));
 	return 0;
-bad:
-	memset(sgr, 0, COLOR_NKEYS * COLOR_SGR_MAX);
-	return -1;
 }
 
 int colors_setup(const char *when)
@@ -66,11 +67,14 @@ int colors_setup(const char *when)
 	on = !strcmp(when, "always") ||
 	     (!strcmp(when, "auto") && isatty(2) && term &&
 	      strcmp(term, "dumb"));
-	memset(sgr, 0, sizeof(sgr));
+	sgr_error[0] = sgr_warning[0] = 0;
 	if (!on)
 		return 0;
 	spec = getenv("SYSTEMTAP_COLORS");
-	colors_parse(spec ? spec : "error=01;31:warning=00;33", sgr);
+	if (!spec)
+		spec = "error=01;31:warning=00;33";
+	if (parse_spec(spec) < 0)
+		sgr_error[0] = sgr_warning[0] = 0;
 	return 0;
 }
 
@@ -79,14 +83,14 @@ void colors_write(FILE *f, const char *text, size_t len)
 	while (len) {
 		const char *nl = memchr(text, '\n', len);
 		size_t line = nl ? (size_t)(nl - text) + 1 : len, w = 0;
-		const char *c = NULL;
+		const char *sgr = NULL;
 
 		if (line >= 6 && !memcmp(text, "ERROR:", 6))
-			c = sgr[COLOR_ERROR], w = 6;
+			sgr = sgr_error, w = 6;
 		else if (line >= 8 && !memcmp(text, "WARNING:", 8))
-			c = sgr[COLOR_WARNING], w = 8;
-		if (c && *c) {
-			fprintf(f, "\033[%sm\033[K%.*s\033[m\033[K", c,
+			sgr = sgr_warning, w = 8;
+		if (sgr && *sgr) {
+			fprintf(f, "\033[%sm\033[K%.*s\033[m\033[K", sgr,
 				(int)w, text);
 			fwrite(text + w, 1, line - w, f);
 		} else {

@@ -7,18 +7,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* The keys of SYSTEMTAP_COLORS, in this order in colors_parse's result. */
-enum { COLOR_ERROR, COLOR_WARNING, COLOR_SOURCE, COLOR_CARET, COLOR_TOKEN,
-       COLOR_NKEYS };
-#define COLOR_SGR_MAX 32        /* an SGR list's size, its NUL included */
-
-/* colors_parse - read SYSTEMTAP_COLORS' syntax, "KEY=SGR:KEY=SGR..."
- * (keys error, warning, source, caret, token; SGR digits and ';'), into
- * @sgr indexed by COLOR_*: a key not given is "".  Shared by stap's
- * diagnostics and staprun/stapio.  Returns 0, or -1 (all of @sgr "")
- * when @spec is empty, names an unknown key or has a bad SGR list. */
-int colors_parse(const char *spec, char sgr[COLOR_NKEYS][COLOR_SGR_MAX]);
-
 /* colors_valid_when - is @when one of "always", "auto", "never"? */
 int colors_valid_when(const char *when);
 

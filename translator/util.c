@@ -1,6 +1,5 @@
 /* util.c - allocation, vectors, string buffers and diagnostics. */
 #include "util.h"
-#include "../staprun/colors.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -305,26 +304,70 @@ int diag_no_warnings;
 int diag_warnings_as_errors;
 const char *diag_error_kind = "error";
 
-/* The SGR parameters of each part of a diagnostic (stap --color),
- * indexed by COLOR_* (staprun/colors.h), "" for plain text; see
- * diag_set_colors(). */
-static char colors[COLOR_NKEYS][COLOR_SGR_MAX];
+/* The SGR parameters of each part of a diagnostic (stap --color), NULL
+ * for plain text; see diag_set_colors(). */
+static struct {
+	const char *key;
+	const char *sgr;
+} colors[] = {
+	{ "error", NULL }, { "warning", NULL }, { "source", NULL },
+	{ "caret", NULL }, { "token", NULL },
+};
+enum { C_ERROR, C_WARNING, C_SOURCE, C_CARET, C_TOKEN, C_N };
+
+/* valid_sgr - 1 if @v (of length @n) is a Select Graphic Rendition
+ * parameter list: digits and ';' only, not empty. */
+static int valid_sgr(const char *v, size_t n)
+{
+	size_t i;
+	if (!n)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!((v[i] >= '0' && v[i] <= '9') || v[i] == ';'))
+			return 0;
+	return 1;
+}
 
 int diag_set_colors(const char *spec)
 {
+	const char *p = spec, *e, *eq;
+	const char *sgr[C_N] = {0};
+	int i;
+
 	if (!spec)
-		spec = "error=01;31:warning=00;33:source=00;34:caret=01:"
-		       "token=01";
-	return colors_parse(spec, colors);
+		spec = p = "error=01;31:warning=00;33:source=00;34:caret=01:"
+			   "token=01";
+	for (i = 0; i < C_N; i++)
+		colors[i].sgr = NULL;
+	if (!*p)
+		return -1;
+	for (; *p; p = *e ? e + 1 : e) {
+		e = strchr(p, ':');
+		if (!e)
+			e = p + strlen(p);
+		eq = memchr(p, '=', e - p);
+		if (!eq)
+			return -1;
+		for (i = 0; i < C_N; i++)
+			if (strlen(colors[i].key) == (size_t)(eq - p) &&
+			    !strncmp(colors[i].key, p, eq - p))
+				break;
+		if (i == C_N || !valid_sgr(eq + 1, e - eq - 1))
+			return -1;
+		sgr[i] = xstrndup(eq + 1, e - eq - 1);
+	}
+	for (i = 0; i < C_N; i++)
+		colors[i].sgr = sgr[i];
+	return 0;
 }
 
 /* colored - append @text to @b in color @c (when colors are on; c < 0:
  * plain). */
 static void colored(struct strbuf *b, int c, const char *text)
 {
-	if (c >= 0 && colors[c][0])
+	if (c >= 0 && colors[c].sgr)
 		strbuf_printf(b, "\033[%sm\033[K%s\033[m\033[K",
-			      colors[c], text);
+			      colors[c].sgr, text);
 	else
 		strbuf_add(b, text);
 }
@@ -343,8 +386,8 @@ static void diag(const char *what, const struct source_loc *loc,
 	if (loc && loc->file)
 		strbuf_printf(&b, "%s:%d:%d: ", loc->file, loc->line, loc->col);
 	strbuf_printf(&w, "%s:", what);
-	colored(&b, !strcmp(what, "warning") ? COLOR_WARNING :
-		!strcmp(what, "note") ? -1 : COLOR_ERROR, strbuf_str(&w));
+	colored(&b, !strcmp(what, "warning") ? C_WARNING :
+		!strcmp(what, "note") ? -1 : C_ERROR, strbuf_str(&w));
 	free(w.s);
 	strbuf_addc(&b, ' ');
 	strbuf_vprintf(&b, fmt, ap);
@@ -354,12 +397,12 @@ static void diag(const char *what, const struct source_loc *loc,
 		if (source_line(loc->file, loc->line, &line)) {
 			int i;
 			strbuf_add(&b, "    ");
-			colored(&b, COLOR_SOURCE, strbuf_str(&line));
+			colored(&b, C_SOURCE, strbuf_str(&line));
 			strbuf_add(&b, "\n    ");
 			/* keep tabs so the caret lines up under the column */
 			for (i = 1; i < loc->col && i <= (int)line.len; i++)
 				strbuf_addc(&b, line.s[i - 1] == '\t' ? '\t' : ' ');
-			colored(&b, COLOR_CARET, "^");
+			colored(&b, C_CARET, "^");
 			strbuf_addc(&b, '\n');
 		}
 		free(line.s);
