@@ -5,11 +5,17 @@
  * then sigsuspend() until K signals were handled; returns 0 (2 when the
  * pipe fails).  The parent makes the pipe ack first and sends the next
  * signal only after reading the previous 'h', so none is merged with a
- * pending one. */
+ * pending one, and only once sigchild_asleep() says the child sleeps in
+ * sigsuspend(), so that every signal wakes it: one sent while it still
+ * ran with SIGUSR1 blocked (between its acknowledgement and the next
+ * sigsuspend) would be taken without a wake-up or a context switch. */
 #ifndef SIGCHILD_H
 #define SIGCHILD_H
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static int ack[2];
@@ -43,5 +49,41 @@ static int sigchild_main(long k)
 	while (handled < k)
 		sigsuspend(&old);
 	return 0;
+}
+
+/* sigchild_asleep - wait until the child @pid sleeps in rt_sigsuspend(2):
+ * its /proc/PID/syscall (written only for a task off its CPU) names that
+ * syscall and its /proc/PID/stat state is S.  Polls every 100 us; returns
+ * 0, or -1 after 30 s (a message on stderr). */
+static int sigchild_asleep(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	long i;
+
+	for (i = 0; i < 300000; i++) {
+		FILE *f;
+		int in_suspend = 0;
+
+		snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
+		if ((f = fopen(path, "r"))) {
+			if (fgets(buf, sizeof(buf), f))
+				in_suspend = strtol(buf, &p, 10) == SYS_rt_sigsuspend &&
+					     *p == ' ';
+			fclose(f);
+		}
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+		if (in_suspend && (f = fopen(path, "r"))) {
+			/* "PID (COMM) STATE ...": COMM may hold ") " */
+			if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&
+			    p[1] == ' ' && p[2] == 'S') {
+				fclose(f);
+				return 0;
+			}
+			fclose(f);
+		}
+		usleep(100);
+	}
+	fprintf(stderr, "the child %d never slept in sigsuspend\n", (int)pid);
+	return -1;
 }
 #endif

@@ -6,8 +6,9 @@
  *    acknowledges each signal through a pipe; the parent sends it SIGUSR1
  *    N times with kill(2), N times with tkill(2) and N times with
  *    tgkill(2), each time waiting for the acknowledgement (no signal is
- *    merged with a pending one): 3N generated, 3N delivered to the
- *    handler.  The child then exits 0.
+ *    merged with a pending one) and first for the child to sleep in
+ *    sigsuspend(): 3N generated, 3N wake-ups of the child, 3N delivered
+ *    to the handler.  The child then exits 0.
  * 2. The parent calls sigprocmask(SIG_UNBLOCK, {SIGWINCH}) N times and
  *    sigpending(2) N times.
  * 3. A POSIX timer (CLOCK_MONOTONIC, SIGUSR2 to the process) is armed N
@@ -59,6 +60,8 @@ static int send(pid_t pid, int how)
 	long r;
 	char c;
 
+	if (sigchild_asleep(pid))
+		return 1;
 	if (how == 0)
 		r = kill(pid, SIGUSR1);
 	else if (how == 1)
