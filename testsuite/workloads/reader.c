@@ -1,16 +1,23 @@
 /* reader: make exactly N read() calls (default 1000) on a regular file.
  *
- * Usage: reader [N]
+ * Usage: reader [N [waitparent]]
  *
  * Creates a 4096-byte file in /tmp, then calls read(fd, buf, 1) N times,
  * seeking back to the start after each read, removes the file, and prints
  * nothing (errors go to stderr, exit status 1).  The lab tests count the
- * vfs_read calls made by the process named "reader".  */
+ * vfs_read calls made by the process named "reader".
+ *
+ * With "waitparent", it first waits until its parent (the shell that ran
+ * it) sleeps in wait4(2) or waitid(2), polling /proc with reads of 255
+ * bytes; the parent then stays asleep through the N reads of 1 byte. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#include "asleep.h"
 
 int main(int argc, char **argv)
 {
@@ -22,6 +29,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "reader: bad count %s\n", argv[1]);
 		return 1;
 	}
+	if (argc > 2 && strcmp(argv[2], "waitparent") == 0 &&
+	    asleep_in(getppid(), SYS_wait4, SYS_waitid, "wait4 or waitid"))
+		return 1;
 	snprintf(path, sizeof path, "/tmp/reader.%ld", (long)getpid());
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0) {

@@ -18,6 +18,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "asleep.h"
+
 static int ack[2];
 static volatile sig_atomic_t handled;
 
@@ -51,39 +53,10 @@ static int sigchild_main(long k)
 	return 0;
 }
 
-/* sigchild_asleep - wait until the child @pid sleeps in rt_sigsuspend(2):
- * its /proc/PID/syscall (written only for a task off its CPU) names that
- * syscall and its /proc/PID/stat state is S.  Polls every 100 us; returns
- * 0, or -1 after 30 s (a message on stderr). */
+/* sigchild_asleep - wait until the child @pid sleeps in rt_sigsuspend(2)
+ * (asleep_in, which says what it returns). */
 static int sigchild_asleep(pid_t pid)
 {
-	char path[64], buf[256], *p;
-	long i;
-
-	for (i = 0; i < 300000; i++) {
-		FILE *f;
-		int in_suspend = 0;
-
-		snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
-		if ((f = fopen(path, "r"))) {
-			if (fgets(buf, sizeof(buf), f))
-				in_suspend = strtol(buf, &p, 10) == SYS_rt_sigsuspend &&
-					     *p == ' ';
-			fclose(f);
-		}
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-		if (in_suspend && (f = fopen(path, "r"))) {
-			/* "PID (COMM) STATE ...": COMM may hold ") " */
-			if (fgets(buf, sizeof(buf), f) && (p = strrchr(buf, ')')) &&
-			    p[1] == ' ' && p[2] == 'S') {
-				fclose(f);
-				return 0;
-			}
-			fclose(f);
-		}
-		usleep(100);
-	}
-	fprintf(stderr, "the child %d never slept in sigsuspend\n", (int)pid);
-	return -1;
+	return asleep_in(pid, SYS_rt_sigsuspend, -1, "sigsuspend");
 }
 #endif
