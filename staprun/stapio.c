@@ -11,7 +11,8 @@
  *
  * Opens /sys/kernel/debug/systemtap/MODULE_NAME/{.cmd,traceN}, sends START,
  * copies the script's output (relay records merged across CPUs in sequence
- * order) to stdout or FILE and the module's warnings/errors to stderr.  On
+ * order; what begin probes print only once START's reply says every probe
+ * fires) to stdout or FILE and the module's warnings/errors to stderr.  On
  * REQUEST_EXIT from the module or on SIGINT/SIGTERM/SIGHUP it sends EXIT,
  * waits for the EXIT reply, drains the remaining output and exits: 0 on a
  * clean run, 1 when the module could not start or reported an error.
@@ -857,7 +858,12 @@ int main(int argc, char **argv)
 		}
 		if (!load_only) {  /* -L leaves the output to -A */
 			read_streams();
-			emit(0);
+			/* the module lets its other probes fire only once
+			 * the begin probes have all run: keep their output
+			 * until START says so, so that whoever waits for it
+			 * (a "tracing" line) starts no workload too early */
+			if (started)
+				emit(0);
 		}
 		if (input_fd >= 0 && exit_sent) {
 			close(input_fd);        /* the run is ending */
