@@ -711,6 +711,7 @@ int main(int argc, char **argv)
 	const char *cmd = NULL;
 	char dir[4096], path[4200];
 	struct sigaction sa;
+	sigset_t ends;
 	int opt, start_status = 0, started = 0, exit_sent = 0, done = 0;
 	int load_only = 0, attach = 0, end_now = 0;
 	long xpid = 0;
@@ -770,6 +771,13 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* staprun starts us with them blocked (those it forwarded before
+	 * now are pending): handled from here on */
+	sigemptyset(&ends);
+	sigaddset(&ends, SIGINT);
+	sigaddset(&ends, SIGTERM);
+	sigaddset(&ends, SIGHUP);
+	sigprocmask(SIG_UNBLOCK, &ends, NULL);
 	if (go_fd >= 0)
 		wait_for_insertion(go_fd);
 	setup_output();

@@ -184,10 +184,23 @@ static int start_stapio(const char **args)
 	const char *stapio = getenv("STAPIO");
 	pid_t ppid = getpid();
 
+	sigset_t ends, old;
+
 	if (!stapio || !*stapio || getuid() != 0)
 		stapio = PKGLIBEXECDIR "/stapio";
+	/* A SIGINT/SIGTERM/SIGHUP forwarded to the child before stapio has
+	 * its handlers would be lost (taken by our handler in the child,
+	 * whose @child is 0, or fatal to stapio): the child starts with
+	 * them blocked, pending signals survive execv(), and stapio
+	 * unblocks them once it handles them. */
+	sigemptyset(&ends);
+	sigaddset(&ends, SIGINT);
+	sigaddset(&ends, SIGTERM);
+	sigaddset(&ends, SIGHUP);
+	sigprocmask(SIG_BLOCK, &ends, &old);
 	child = fork();
 	if (child < 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		fprintf(stderr, "staprun: fork failed: %s\n", strerror(errno));
 		return 1;
 	}
@@ -195,7 +208,7 @@ static int start_stapio(const char **args)
 		/* staprun killed, even by SIGKILL: stapio ends the run */
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		if (getppid() != ppid)
-			raise(SIGTERM);
+			_exit(1);       /* before insertion: nothing to end */
 		args[0] = "stapio";
 		/* stapio starts as root (effective) with the caller's real
 		 * uid, and drops to it at once (stapio.c) */
@@ -205,8 +218,13 @@ static int start_stapio(const char **args)
 			strerror(errno));
 		_exit(127);
 	}
+	/* test hook (lab test lifetime): a SIGINT in the window between
+	 * the fork and stapio's handlers */
+	if (getenv("STAPRUN_TEST_SIGNAL_AT_FORK"))
+		raise(SIGINT);
 	if (pending_sig)
 		kill(child, pending_sig);
+	sigprocmask(SIG_SETMASK, &old, NULL);   /* what came meanwhile: now */
 	return 0;
 }
 
