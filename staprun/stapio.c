@@ -713,6 +713,7 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	sigset_t ends;
 	int opt, start_status = 0, started = 0, exit_sent = 0, done = 0;
+	int exit_asked = 0;
 	int load_only = 0, attach = 0, end_now = 0;
 	long xpid = 0;
 	int go_fd = -1;
@@ -857,8 +858,12 @@ int main(int argc, char **argv)
 		if (ev & EV_EXIT)
 			done = 1;
 		check_target();
+		/* kept until the run has started: an exit() or error in a
+		 * begin probe may be asked for before START's reply comes */
+		if (ev & EV_REQUEST_EXIT)
+			exit_asked = 1;
 		if (!done && started && !exit_sent &&
-		    ((ev & EV_REQUEST_EXIT) || got_signal || target_done)) {
+		    (exit_asked || got_signal || target_done)) {
 			if (verbose)
 				fprintf(stderr, "stapio: sending EXIT\n");
 			exit_sent = 1;
