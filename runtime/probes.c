@@ -112,8 +112,13 @@ static int stp_register_one(struct stp_probe_rt *r)
 	case STP_PROBE_TIMER:
 		if (!p->period_ns)
 			return -EINVAL;
+#ifdef STP_HAVE_HRTIMER_SETUP
+		hrtimer_setup(&r->u.timer, stp_timer_fn, CLOCK_MONOTONIC,
+			      HRTIMER_MODE_REL);
+#else
 		hrtimer_init(&r->u.timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 		r->u.timer.function = stp_timer_fn;
+#endif
 		hrtimer_start(&r->u.timer, ns_to_ktime(stp_timer_period(p)),
 			      HRTIMER_MODE_REL);
 		return 0;

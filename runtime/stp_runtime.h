@@ -26,6 +26,7 @@
 #include <linux/version.h>   /* LINUX_VERSION_CODE, KERNEL_VERSION() for
                                 * embedded C of guru scripts */
 #include <uapi/linux/perf_event.h>  /* PERF_TYPE_*, PERF_COUNT_* (perf probes) */
+#include "stp_kcaps.h"       /* STP_HAVE_*: what this kernel offers */
 
 #ifndef MAXSTRINGLEN
 #define MAXSTRINGLEN 512        /* bytes of a script string, NUL included */

@@ -406,7 +406,7 @@ static const struct file_operations stp_ctl_fops = {
 	.read = stp_ctl_read,
 	.write = stp_ctl_write,
 	.poll = stp_ctl_poll,
-	.llseek = no_llseek,
+	.llseek = STP_NO_LLSEEK,
 };
 
 int stp_transport_init(void)

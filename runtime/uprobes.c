@@ -24,9 +24,13 @@
  * enters the probe again at or above them.  No free slot: the hit is
  * skipped (counted).
  *
- * Unregistration (uprobe_unregister) waits for running handlers of the
- * consumer (the uprobe's register_rwsem), so nothing of ours runs after
- * stp_uprobes_unregister() returns. */
+ * Unregistration waits for running handlers of the consumers
+ * (uprobe_unregister() for each on 6.1; uprobe_unregister_nosync() for
+ * each and one uprobe_unregister_sync() on 6.12), so nothing of ours runs
+ * after stp_uprobes_unregister() returns.  The kernel's API differs
+ * between kernels (stp_kcaps.h): the alternatives stand side by side in
+ * "the kernel's uprobe API" below; a kernel with none of them gets
+ * registration failing with -ENOSYS (pass 4 refuses such scripts first). */
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/fs.h>
@@ -59,6 +63,9 @@ struct stp_up_rt {
 	                              * only compared (the breakpoint filter);
 	                              * NULL: any */
 	int registered;
+#ifdef STP_HAVE_UPROBE_HANDLE
+	struct uprobe *handle;       /* uprobe_register()'s, while registered */
+#endif
 	spinlock_t lock;             /* slots */
 	size_t slot_size;
 	char *slots;                 /* [STP_UPROBE_ENTRY_SLOTS], or NULL */
@@ -170,8 +177,12 @@ int stp_in_target(struct task_struct *t)
 /* stp_up_filter - process(PID): plant the breakpoint only in that
  * process's memory (other processes running the program never trap).
  * Called by the kernel with the uprobe's consumer lock; no sleep. */
+#ifdef STP_HAVE_UPROBE_FILTER_CTX
 static bool stp_up_filter(struct uprobe_consumer *uc,
 			  enum uprobe_filter_ctx ctx, struct mm_struct *mm)
+#else
+static bool stp_up_filter(struct uprobe_consumer *uc, struct mm_struct *mm)
+#endif
 {
 	struct stp_up_rt *r = container_of(uc, struct stp_up_rt, uc);
 
@@ -290,9 +301,13 @@ static struct inode *stp_up_pid_inode(struct stp_up_rt *r)
 		put_task_struct(t);
 		if (mm) {
 			rcu_read_lock();
+#ifdef STP_HAVE_GET_FILE_RCU_PTRPTR
+			exe = get_file_rcu(&mm->exe_file);
+#else
 			exe = rcu_dereference(mm->exe_file);
 			if (exe && !get_file_rcu(exe))
 				exe = NULL;
+#endif
 			rcu_read_unlock();
 			mmput(mm);
 		}
@@ -315,6 +330,70 @@ static struct inode *stp_up_pid_inode(struct stp_up_rt *r)
 	fput(exe);
 	return inode;
 }
+
+/* ---- the kernel's uprobe API ----
+ * stp_up_kregister - set @r's consumer and register it at @inode and
+ * r->offset; 0 or -errno.  stp_up_kunregister - unregister it; on return
+ * its handlers may still run until stp_up_ksync().  stp_up_ksync - wait
+ * for the handlers of every consumer unregistered so far.  Process
+ * context; they sleep. */
+#ifdef STP_CAN_UPROBES
+static int stp_up_kregister(struct stp_up_rt *r, struct inode *inode)
+{
+	if (r->p->is_return && r->p->entry_handler)
+		r->uc.handler = stp_up_entry;
+	if (r->p->is_return)
+		r->uc.ret_handler = stp_up_ret_handler;
+	else
+		r->uc.handler = stp_up_handler;
+	if (r->p->pid)
+		r->uc.filter = stp_up_filter;
+#ifdef STP_HAVE_UPROBE_HANDLE
+	r->handle = uprobe_register(inode, r->offset, r->p->ref_ctr_offset,
+				    &r->uc);
+	if (IS_ERR(r->handle)) {
+		int rc = PTR_ERR(r->handle);
+
+		r->handle = NULL;
+		return rc;
+	}
+	return 0;
+#else
+	return uprobe_register_refctr(inode, r->offset, r->p->ref_ctr_offset,
+				      &r->uc);
+#endif
+}
+
+static void stp_up_kunregister(struct stp_up_rt *r)
+{
+#ifdef STP_HAVE_UPROBE_HANDLE
+	uprobe_unregister_nosync(r->handle, &r->uc);
+	r->handle = NULL;
+#else
+	uprobe_unregister(r->inode, r->offset, &r->uc);   /* waits, too */
+#endif
+}
+
+static void stp_up_ksync(void)
+{
+#ifdef STP_HAVE_UPROBE_HANDLE
+	uprobe_unregister_sync();
+#endif
+}
+#else   /* a uprobe API this runtime does not know */
+static int stp_up_kregister(struct stp_up_rt *r, struct inode *inode)
+{
+	return -ENOSYS;
+}
+
+static void stp_up_kunregister(struct stp_up_rt *r)
+{
+}
+
+static void stp_up_ksync(void)
+{
+}
+#endif
 
 static void stp_up_report(const struct stp_up_rt *r, int rc)
 {
@@ -360,20 +439,11 @@ int stp_uprobes_register(void)
 						   r->slot_size, GFP_KERNEL);
 				if (!r->slots)
 					rc = -ENOMEM;
-				r->uc.handler = stp_up_entry;
 			}
-			if (r->p->is_return)
-				r->uc.ret_handler = stp_up_ret_handler;
-			else
-				r->uc.handler = stp_up_handler;
-			if (r->p->pid) {
+			if (r->p->pid)
 				r->mm = stp_up_pid_mm(r->p->pid);
-				r->uc.filter = stp_up_filter;
-			}
 			if (!rc)
-				rc = uprobe_register_refctr(inode, r->offset,
-							    r->p->ref_ctr_offset,
-							    &r->uc);
+				rc = stp_up_kregister(r, inode);
 		}
 		cond_resched();
 		if (rc == 0) {
@@ -423,17 +493,25 @@ void stp_uprobes_unregister(void)
 {
 	int i;
 
+	int registered = 0;
+
 	if (!stp_ups)
 		return;
 	for (i = 0; i < stp_nups; i++) {
 		struct stp_up_rt *r = &stp_ups[i];
 
 		if (r->registered) {
-			/* waits for handlers of this consumer to finish */
-			uprobe_unregister(r->inode, r->offset, &r->uc);
+			stp_up_kunregister(r);
 			r->registered = 0;
+			registered++;
 			cond_resched();
 		}
+	}
+	if (registered)
+		stp_up_ksync();         /* no handler of ours runs now */
+	for (i = 0; i < stp_nups; i++) {
+		struct stp_up_rt *r = &stp_ups[i];
+
 		if (r->inode) {
 			iput(r->inode);
 			r->inode = NULL;

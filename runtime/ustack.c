@@ -564,7 +564,7 @@ unsigned long stp_umodbase(struct stp_context *c, unsigned long addr,
 		vma = find_vma(m.mm, addr);
 		if (vma && addr >= vma->vm_start && vma->vm_file) {
 			struct inode *inode = file_inode(vma->vm_file);
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0)
+#ifdef STP_HAVE_VMA_ITERATOR
 			VMA_ITERATOR(vmi, m.mm, 0);
 #define STP_EACH_VMA(v) for_each_vma(vmi, v)
 #else

@@ -11,6 +11,7 @@
  */
 #include "kbuild.h"
 #include "fastbuild.h"
+#include "kcaps.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -89,6 +90,8 @@ struct rt_file {
 	size_t len;
 	int unit;                    /* compiled: one of the runtime's
 	                              * translation units (runtime_units) */
+	int kcaps;                   /* the kernel probes' sources (kcaps.h):
+	                              * used by a cold cache's kbuild run */
 };
 
 static int rt_file_cmp(const void *a, const void *b)
@@ -161,9 +164,38 @@ static int runtime_units(struct rt_file **files, int n)
 	return n + RUNTIME_UNITS;
 }
 
-/* read_runtime - every .c and .h of the runtime, sorted by name, into
- * *files; returns the count or -1. */
-static int read_runtime(struct session *s, struct rt_file **files)
+/* add_kcaps - append to the @n files of *@files the sources of the
+ * kernel probes (kcaps.h), and set *@rule to their Kbuild rule (heap;
+ * NULL without probes).  Returns the new count or -1. */
+static int add_kcaps(struct session *s, struct rt_file **files, int n,
+		     char **rule)
+{
+	char *probes, *awk;
+	int k = kcaps_sources(s->runtime_dir, &probes, &awk, rule);
+	struct rt_file *v;
+	if (k <= 0) {
+		*rule = NULL;
+		return k < 0 ? -1 : n;
+	}
+	v = xrealloc(*files, (n + 2) * sizeof(*v));
+	memset(&v[n], 0, 2 * sizeof(*v));
+	v[n].name = xstrdup(KCAPS_PROBES);
+	v[n].data = probes;
+	v[n].len = strlen(probes);
+	v[n].kcaps = 1;
+	v[n + 1].name = xstrdup(KCAPS_AWK);
+	v[n + 1].data = awk;
+	v[n + 1].len = strlen(awk);
+	v[n + 1].kcaps = 1;
+	*files = v;
+	return n + 2;
+}
+
+/* read_runtime - every .c and .h of the runtime, sorted by name, then the
+ * units (runtime_units) and the kernel probes' sources (add_kcaps) into
+ * *files, their rule into *@kcaps_rule; returns the count or -1. */
+static int read_runtime(struct session *s, struct rt_file **files,
+			char **kcaps_rule)
 {
 	DIR *d = opendir(s->runtime_dir);
 	struct dirent *de;
@@ -198,7 +230,7 @@ static int read_runtime(struct session *s, struct rt_file **files)
 	closedir(d);
 	qsort(v, n, sizeof(*v), rt_file_cmp);
 	*files = v;
-	return runtime_units(files, n);
+	return add_kcaps(s, files, runtime_units(files, n), kcaps_rule);
 }
 
 /* on_path - the file @name resolves to on $PATH (heap), or NULL. */
@@ -319,12 +351,21 @@ static int copy_file(const char *src, const char *dst)
 	return rc;
 }
 
-/* cache_warm - 1 if @cache holds the runtime units' objects. */
+/* cache_warm - 1 if @cache holds the runtime units' objects (and the
+ * kernel probes' answers, when there are probes). */
 static int cache_warm(const char *cache, struct rt_file *f, int n)
 {
 	struct stat st;
 	int i;
 	for (i = 0; i < n; i++) {
+		if (f[i].kcaps) {
+			char *o = xasprintf("%s/" KCAPS_FOUND, cache);
+			int ok = stat(o, &st) == 0;
+			free(o);
+			if (!ok)
+				return 0;
+			continue;
+		}
 		size_t l = strlen(f[i].name);
 		char *o;
 		int ok;
@@ -356,6 +397,20 @@ static void cache_store(const char *dir, const char *cache, struct rt_file *f,
 	for (i = 0; i < n && rc == 0; i++) {
 		size_t l = strlen(f[i].name);
 		char *src, *dst;
+		if (f[i].kcaps && !strcmp(f[i].name, KCAPS_PROBES)) {
+			/* the answers, and gcc's messages behind them */
+			src = xasprintf("%s/runtime/" KCAPS_FOUND, dir);
+			dst = xasprintf("%s/" KCAPS_FOUND, tmp);
+			rc = copy_file(src, dst);
+			free(src);
+			free(dst);
+			src = xasprintf("%s/runtime/" KCAPS_LOG, dir);
+			dst = xasprintf("%s/" KCAPS_LOG, tmp);
+			copy_file(src, dst);
+			free(src);
+			free(dst);
+			continue;
+		}
 		if (!f[i].unit)
 			continue;
 		src = xasprintf("%s/runtime/%.*s.o", dir, (int)l - 2, f[i].name);
@@ -459,7 +514,7 @@ static int try_fastbuild(struct session *s, const char *cache,
 	for (i = 0; i < n && rc == 0; i++) {
 		size_t l = strlen(f[i].name);
 		char *h;
-		if (f[i].name[l - 1] == 'c' && !f[i].unit)
+		if ((f[i].name[l - 1] == 'c' && !f[i].unit) || f[i].kcaps)
 			continue;       /* in a cached unit's object */
 		if (f[i].unit) {
 			objs[k++] = xasprintf("%s/%.*s.o", cache, (int)l - 2,
@@ -512,7 +567,8 @@ static int run_make(char **argv, const char *log)
 int kbuild_module(struct session *s, const char *csource, char **ko)
 {
 	struct strbuf mk = {0}, objs = {0};
-	char *dir = s->tmpdir, *p, *log, *out, *cache;
+	char *dir = s->tmpdir, *p, *log, *out, *cache, *kcaps_rule = NULL;
+	char *found;
 	struct vec argv = {0};
 	struct stat st;
 	struct rt_file *rt = NULL;
@@ -533,7 +589,7 @@ int kbuild_module(struct session *s, const char *csource, char **ko)
 	p = xasprintf("%s/gen/script.c", dir);
 	rc = write_file(p, csource, strlen(csource));
 	free(p);
-	if (rc < 0 || (nrt = read_runtime(s, &rt)) < 0)
+	if (rc < 0 || (nrt = read_runtime(s, &rt, &kcaps_rule)) < 0)
 		return -1;
 	cache = getenv("STAP_NO_RUNTIME_CACHE") ? NULL :
 		runtime_cache_dir(s, rt, nrt);
@@ -548,10 +604,25 @@ int kbuild_module(struct session *s, const char *csource, char **ko)
 	if (s->make_vars.n && stp_verbose)
 		fprintf(stderr, "stap: pass 4 with kbuild: -B make variables "
 			"given\n");
+	if (warm && kcaps_rule) {
+		/* this kernel's answers: checked before anything compiles */
+		p = xasprintf("%s/" KCAPS_FOUND, cache);
+		found = read_file(p, NULL);
+		free(p);
+		p = xasprintf("%s/runtime/" KCAPS_FOUND, dir);
+		rc = found ? write_file(p, found, strlen(found)) : -1;
+		free(p);
+		if (rc == 0)
+			rc = kcaps_check(s, found, 0);
+		free(found);
+		if (rc < 0)
+			return -1;
+	}
 	if (warm && !s->make_vars.n &&
 	    try_fastbuild(s, cache, rt, nrt, ko) == 0) {
 		free_runtime(rt, nrt);
 		free(cache);
+		free(kcaps_rule);
 		return 0;
 	}
 	if (copy_runtime(dir, rt, nrt, cache, warm, &objs) < 0)
@@ -571,6 +642,22 @@ int kbuild_module(struct session *s, const char *csource, char **ko)
 		strbuf_printf(&mk, " '%s'", p);
 	free(p);
 	strbuf_add(&mk, "\n");
+	if (!warm && kcaps_rule) {
+		/* the kernel probes first: every object reads their answers */
+		const char *o = objs.s;
+		while (*o) {
+			size_t w;
+			o += strspn(o, " ");
+			w = strcspn(o, " ");
+			if (w)
+				strbuf_printf(&mk, "$(obj)/%.*s ", (int)w, o);
+			o += w;
+		}
+		strbuf_add(&mk, "$(obj)/gen/script.o: $(obj)/runtime/" KCAPS_FOUND
+			   "\n");
+		strbuf_add(&mk, kcaps_rule);
+	}
+	free(kcaps_rule);
 	p = xasprintf("%s/Kbuild", dir);
 	rc = write_file(p, mk.s, mk.len);
 	free(p);
@@ -592,6 +679,23 @@ int kbuild_module(struct session *s, const char *csource, char **ko)
 	rc = run_make((char **)argv.items, log);
 	free(p);
 	free(argv.items);
+	/* what the kernel lacks, if anything, before the compiler's messages
+	 * (which then only -v shows) */
+	p = xasprintf("%s/runtime/" KCAPS_FOUND, dir);
+	found = warm ? NULL : read_file(p, NULL);
+	free(p);
+	if (found && kcaps_check(s, found, rc != 0) < 0) {
+		if (rc != 0 && stp_verbose) {
+			char *text = read_file(log, NULL);
+			if (text)
+				fputs(text, stderr);
+			free(text);
+		}
+		free(found);
+		free(log);
+		return -1;
+	}
+	free(found);
 	if (rc != 0 || stp_verbose > 2) {
 		char *text = read_file(log, NULL);
 		if (text)
