@@ -14,10 +14,16 @@
  * the kernel's module linker script: no make, no Makefile parsing, no
  * modpost process.
  *
+ * A kernel whose kbuild links every module with its own
+ * .module-common.o (6.12) gets that object kept in the cache, and one that
+ * generates module BTF (a build tree with vmlinux, 6.12's) the BTF command
+ * kbuild would run (pahole, resolve_btfids) recorded too (kbuild.c's
+ * Kbuild file writes it: KBUILD_BTF_CMD).
+ *
  * Whatever the recipe cannot vouch for falls back to kbuild: a symbol
  * that Module.symvers does not have, has from a module, or puts in a
- * namespace (modpost checks those), a kernel that generates module BTF
- * (needs vmlinux), a recipe that is missing or unreadable, any command
+ * namespace (modpost checks those), module BTF without a recorded
+ * command, a recipe that is missing or unreadable, any command
  * that fails (kbuild then prints the compiler's messages).  -v says which.
  */
 #include "build.h"
@@ -37,12 +43,14 @@
 #include <unistd.h>
 
 #define RECIPE "fastbuild.recipe"
-#define RECIPE_MAGIC "stap fastbuild recipe 1\n"
+#define RECIPE_MAGIC "stap fastbuild recipe 2\n"
+#define MODULE_COMMON "module-common.o"   /* in the cache */
 
 /* The recorded commands and NAME.mod.c parts, @DIR@ and @MOD@ standing
  * for the build directory and the module name. */
 struct recipe {
 	char *cc_script, *ld_o, *cc_mod, *ld_ko, *modc_head, *modc_tail;
+	char *btf_ko;                /* module BTF, or "" */
 };
 
 /* ---- strings ---- */
@@ -72,7 +80,8 @@ static char *cmd_of(char *path)
 	if (!text)
 		return NULL;
 	p = strstr(text, " := ");
-	if (strncmp(text, "cmd_", 4) || !p) {
+	/* "savedcmd_" since 6.2 */
+	if ((strncmp(text, "cmd_", 4) && strncmp(text, "savedcmd_", 9)) || !p) {
 		free(text);
 		return NULL;
 	}
@@ -108,10 +117,10 @@ char *fastbuild_specialize(const char *s, const char *dir, const char *mod)
 static char **recipe_field(struct recipe *r, int i)
 {
 	char **f[] = { &r->cc_script, &r->ld_o, &r->cc_mod, &r->ld_ko,
-		       &r->modc_head, &r->modc_tail };
+		       &r->modc_head, &r->modc_tail, &r->btf_ko };
 	return f[i];
 }
-#define RECIPE_FIELDS 6
+#define RECIPE_FIELDS 7
 
 static void recipe_free(struct recipe *r)
 {
@@ -157,7 +166,7 @@ void fastbuild_record(const char *dir, const char *mod, const char *cache)
 {
 	struct recipe r = {0};
 	struct strbuf b = {0};
-	char *path, *tmp, *p, *modc, *v, *t;
+	char *path, *tmp, *p, *modc, *v, *t, *env;
 	int i, ok = 1;
 	FILE *f;
 	path = xasprintf("%s/" RECIPE, cache);
@@ -169,6 +178,53 @@ void fastbuild_record(const char *dir, const char *mod, const char *cache)
 	r.ld_o = cmd_of(xasprintf("%s/.%s.o.cmd", dir, mod));
 	r.cc_mod = cmd_of(xasprintf("%s/.%s.mod.o.cmd", dir, mod));
 	r.ld_ko = cmd_of(xasprintf("%s/.%s.ko.cmd", dir, mod));
+	p = xasprintf("%s/" KBUILD_BTF_CMD, dir);
+	r.btf_ko = read_file(p, NULL);
+	free(p);
+	if (r.btf_ko)
+		r.btf_ko[strcspn(r.btf_ko, "\n")] = '\0';
+	else
+		r.btf_ko = xstrdup("");
+	/* kbuild's environment, for objtool (ld_o) and pahole (btf_ko) */
+	p = xasprintf("%s/" KBUILD_ENV, dir);
+	env = read_file(p, NULL);
+	free(p);
+	if (env) {
+		env[strcspn(env, "\n")] = '\0';
+		if (r.ld_o) {
+			t = xasprintf("%s %s", env, r.ld_o);
+			free(r.ld_o);
+			r.ld_o = t;
+		}
+		if (*r.btf_ko) {
+			t = xasprintf("%s %s", env, r.btf_ko);
+			free(r.btf_ko);
+			r.btf_ko = t;
+		}
+		free(env);
+	}
+	/* the object every module links (6.12), kept in the cache */
+	p = xasprintf("%s/.module-common.o", dir);
+	if (r.ld_ko && strstr(r.ld_ko, p)) {
+		char *dst = xasprintf("%s/" MODULE_COMMON, cache), *t2;
+		size_t len;
+		char *obj = read_file(p, &len);
+		FILE *of = obj ? fopen(dst, "wb") : NULL;
+		int ok2 = of && fwrite(obj, 1, len, of) == len;
+		if (of && fclose(of) != 0)
+			ok2 = 0;
+		free(obj);
+		if (ok2) {
+			t2 = replace(r.ld_ko, p, dst);
+			free(r.ld_ko);
+			r.ld_ko = t2;
+		} else {
+			free(r.ld_ko);
+			r.ld_ko = NULL;
+		}
+		free(dst);
+	}
+	free(p);
 	p = xasprintf("%s/%s.mod.c", dir, mod);
 	modc = read_file(p, NULL);
 	free(p);
@@ -501,8 +557,9 @@ int fastbuild_module(struct session *s, const char *cache,
 		return 1;
 	}
 	vml = xasprintf("%s/vmlinux", s->kernel_build);
-	if (access(vml, F_OK) == 0) {
-		why = "the kernel build tree has vmlinux (module BTF)";
+	if (access(vml, F_OK) == 0 && !*r.btf_ko) {
+		why = "the kernel build tree has vmlinux (module BTF) and no "
+		      "BTF command was recorded";
 		goto out;
 	}
 	pch = pch_use(s, &r, cache, &plan);
@@ -544,6 +601,12 @@ int fastbuild_module(struct session *s, const char *cache,
 	/* 4. NAME.ko, with the kernel's module linker script */
 	if (run_recorded(s, r.ld_ko, log) != 0) {
 		why = "linking NAME.ko failed";
+		goto out;
+	}
+	/* 5. its BTF, as kbuild adds it */
+	if (*r.btf_ko && access(vml, F_OK) == 0 &&
+	    run_recorded(s, r.btf_ko, log) != 0) {
+		why = "generating the module's BTF failed";
 		goto out;
 	}
 	*ko = xasprintf("%s/%s.ko", dir, mod);

@@ -5,6 +5,14 @@
 
 #include "session.h"
 
+/* KBUILD_BTF_CMD - the file (in the build directory) where kbuild.c's
+ * Kbuild file writes the command that adds BTF to @DIR@/@MOD@.ko, empty
+ * when the kernel makes no module BTF. */
+#define KBUILD_BTF_CMD "stp_btf_ko.cmd"
+/* KBUILD_ENV - the file (beside it) that holds "export NAME=VALUE;" for
+ * the variables of kbuild's environment its recorded commands read. */
+#define KBUILD_ENV "stp_kbuild.env"
+
 /* fastbuild_module - build s->module_name.ko in s->tmpdir (whose
  * gen/script.c is written) from the commands recorded in runtime cache
  * directory @cache, linking the @nobjs runtime objects @rt_objs (paths).

@@ -159,6 +159,7 @@ static int runtime_units(struct rt_file **files, int n)
 		v[n + k].len = b[k].len;
 		v[n + k].data = strbuf_detach(&b[k]);
 		v[n + k].unit = 1;
+		v[n + k].kcaps = 0;
 	}
 	*files = v;
 	return n + RUNTIME_UNITS;
@@ -214,6 +215,7 @@ static int read_runtime(struct session *s, struct rt_file **files,
 		     strcmp(de->d_name + l - 2, ".h")))
 			continue;
 		v = xrealloc(v, (n + 1) * sizeof(*v));
+		memset(&v[n], 0, sizeof(*v));
 		v[n].name = xstrdup(de->d_name);
 		src = xasprintf("%s/%s", s->runtime_dir, de->d_name);
 		v[n].data = read_file(src, &v[n].len);
@@ -642,6 +644,17 @@ int kbuild_module(struct session *s, const char *csource, char **ko)
 		strbuf_printf(&mk, " '%s'", p);
 	free(p);
 	strbuf_add(&mk, "\n");
+	/* the module BTF command, and the environment of kbuild's commands
+	 * that its recorded commands need (objtool reads SRCARCH), from the
+	 * variables kbuild exports to us: fastbuild.c records them */
+	strbuf_add(&mk, "$(obj)/gen/script.o: $(obj)/" KBUILD_BTF_CMD "\n"
+		   "$(obj)/" KBUILD_BTF_CMD ":\n"
+		   "\t$(Q)printf '%s\\n' '$(if $(CONFIG_DEBUG_INFO_BTF_MODULES),"
+		   "LLVM_OBJCOPY=\"$(OBJCOPY)\" $(PAHOLE) -J $(PAHOLE_FLAGS) "
+		   "$(MODULE_PAHOLE_FLAGS) --btf_base vmlinux @DIR@/@MOD@.ko; "
+		   "$(RESOLVE_BTFIDS) -b vmlinux @DIR@/@MOD@.ko)' > $@\n"
+		   "\t$(Q)printf 'export SRCARCH=%s;\\n' '$(SRCARCH)' > "
+		   "$(obj)/" KBUILD_ENV "\n");
 	if (!warm && kcaps_rule) {
 		/* the kernel probes first: every object reads their answers */
 		const char *o = objs.s;
