@@ -11,7 +11,8 @@
  * error is charged to one probe.  An error that names no probe (a fatal
  * one, or one before the first probe) makes the rule compile each probe
  * alone instead (-DSTP_KCAP_ONE=INDEX keeps only that one), which is slow
- * but sure.  Probes are written to fail on their own only (errors, never
+ * but sure (STP_KCAPS_ALONE=1 in the environment asks for that always:
+ * cmd/kcaps compares the two).  Probes are written to fail on their own only (errors, never
  * warnings; functions and types named stp_kcap_NAME*), and cmd/kcaps
  * checks on every installed kernel that the one compile and the separate
  * ones agree.
@@ -166,7 +167,8 @@ int kcaps_sources(const char *runtime_dir, char **probes, char **awk,
 	strbuf_printf(&r,
 		"$(obj)/runtime/" KCAPS_FOUND ": $(src)/runtime/" KCAPS_PROBES "\n"
 		"\t$(Q)$(CC) $(c_flags) -w -fsyntax-only $< > $(obj)/runtime/" KCAPS_LOG " 2>&1; \\\n"
-		"\tif ! awk -v names='%s' -f $(src)/runtime/" KCAPS_AWK " $(obj)/runtime/" KCAPS_LOG " > $@.tmp; then \\\n"
+		"\tif [ -n \"$$STP_KCAPS_ALONE\" ] || \\\n"
+		"\t   ! awk -v names='%s' -f $(src)/runtime/" KCAPS_AWK " $(obj)/runtime/" KCAPS_LOG " > $@.tmp; then \\\n"
 		"\t\tfor i in%s; do \\\n"
 		"\t\t\t$(CC) $(c_flags) -w -fsyntax-only -DSTP_KCAP_ONE=$$i $< >> $(obj)/runtime/" KCAPS_LOG " 2>&1; \\\n"
 		"\t\t\techo \"stp-kcap-alone: $$i $$?\"; \\\n"
