@@ -1,5 +1,6 @@
 # run-tests judges lab tests and always ends with its "N passed, N failed"
-# line, whatever the failures.  (A lab test whose stdout differed from its
+# line, whatever the failures; on each kernel line of lab/lines, named
+# by the line's group (lab/NAME, lab-6.12/NAME).  (A lab test whose stdout differed from its
 # .expect while its stderr was empty once made run-tests exit in the middle
 # under set -e: CI saw no summary and none of the tests after it.)
 #
@@ -9,9 +10,11 @@
 # in run-tests) without booting anything.
 fail() { echo "run-tests-harness: $*"; exit 1; }
 src=$PWD/src lab=$PWD/labdir pre=$PWD/prefix
-mkdir -p "$src/lab-tests" "$src/lab" "$lab/fakekver" "$pre/bin"
+mkdir -p "$src/lab-tests" "$src/lab" "$lab/fakekver" "$lab/fakekver612" "$lab/lines" "$pre/bin"
 cp "$srcdir/run-tests" "$src/"
+cp "$srcdir/lab/lines" "$srcdir/lab/kver" "$src/lab/"
 echo fakekver > "$lab/kver"
+echo fakekver612 > "$lab/lines/6.12-cloud"
 for t in same differs noisy; do
     echo 'probe begin { exit() }' > "$src/lab-tests/$t.stp"
     echo right > "$src/lab-tests/$t.expect"
@@ -47,8 +50,11 @@ chmod +x "$pre/bin/stap" "$src/lab/boot"
 rc=0
 STAP_LAB_DIR=$lab bash "$src/run-tests" --prefix "$pre" --out "$PWD/out" > log 2>&1 || rc=$?
 [ $rc = 1 ] || fail "exit status $rc, expected 1: $(tail -5 log)"
-grep -qx 'PASS: lab/same' log || fail "lab/same did not pass: $(cat log)"
-grep -q '^FAIL: lab/differs (stdout differs' log || fail "lab/differs not failed: $(cat log)"
-grep -q '^FAIL: lab/noisy (exit status 1)' log || fail "lab/noisy not failed: $(cat log)"
-[ "$(tail -n 1 log)" = "1 passed, 2 failed" ] || fail "last line: $(tail -n 1 log)"
+for g in lab lab-6.12; do
+    grep -qx "PASS: $g/same" log || fail "$g/same did not pass: $(cat log)"
+    grep -q "^FAIL: $g/differs (stdout differs" log || fail "$g/differs not failed: $(cat log)"
+    grep -q "^FAIL: $g/noisy (exit status 1)" log || fail "$g/noisy not failed: $(cat log)"
+done
+grep -q 'booting the lab (fakekver612' log || fail "the 6.12 line's kernel was not booted: $(cat log)"
+[ "$(tail -n 1 log)" = "2 passed, 4 failed" ] || fail "last line: $(tail -n 1 log)"
 exit 0
