@@ -667,10 +667,17 @@ void stp_tv_kstr(struct stp_context *c, char *dst, unsigned long addr,
 int stp_uid_ok(void);
 /* stp_ubias - the load bias of file @path (absolute) in the current
  * process: its mapping of file offset 0 less @vaddr0 (page-aligned
- * p_vaddr of its first PT_LOAD); 0 and an error at @loc when it is not
- * mapped.  Context: any; never sleeps (mmap_read_trylock). */
+ * p_vaddr of its first PT_LOAD); in a uprobe of @path the probe's
+ * address less its link-time address (no lock).  0 and an error at @loc
+ * when it is not mapped.  Context: any; never sleeps
+ * (mmap_read_trylock). */
 unsigned long stp_ubias(struct stp_context *c, const char *path,
 			unsigned long vaddr0, const char *loc);
+/* stp_ubias_find - the same into *@bias: 0, or -1 (no error recorded)
+ * when @path is not mapped in the current process, there is none, or
+ * its memory map is busy.  Context: any; never sleeps. */
+int stp_ubias_find(struct stp_context *c, const char *path,
+		   unsigned long vaddr0, unsigned long *bias);
 /* stp_tv_ustr - stp_tv_kstr() for the current task's user memory. */
 void stp_tv_ustr(struct stp_context *c, char *dst, unsigned long addr,
 		 long max);
@@ -892,6 +899,9 @@ struct stp_probe_desc {
 	int hw_len;                /* STP_PROBE_HWBKPT: bytes (1, 2, 4, 8) */
 	int hw_rw;                 /* 1: reads and writes, 0: writes */
 	unsigned long hw_anchor;   /* link-time address of _printk */
+	unsigned long uvaddr;      /* STP_PROBE_UPROBE: the link-time address
+	                            * of the probed instruction, 0: unknown
+	                            * (stp_ubias: bias = ip - uvaddr) */
 	unsigned long ref_ctr_offset; /* STP_PROBE_UPROBE: file offset of an
 	                            * SDT semaphore the kernel raises while the
 	                            * probe is registered, 0: none */

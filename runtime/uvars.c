@@ -11,6 +11,7 @@
 #include <linux/uaccess.h>
 #include <linux/sched/mm.h>
 #include <linux/preempt.h>
+#include <linux/ptrace.h>
 #include "stp_internal.h"
 
 #define STP_UB_CACHE 16
@@ -94,54 +95,89 @@ static int stp_ub_is(struct file *file, const char *path)
 	return 1;
 }
 
+/* stp_ubias_at_probe - when the current hit is a uprobe of file @path at
+ * a known link-time address (not a return probe: its registers are those
+ * of the return), the load bias is the breakpoint's address, which the
+ * kernel puts in the instruction pointer for the handlers, less that
+ * link-time address: no memory map walk, no lock.  0 and *@bias, or -1. */
+static int stp_ubias_at_probe(struct stp_context *c, const char *path,
+			      unsigned long *bias)
+{
+	const struct stp_probe_desc *p = c->probe;
+
+	if (!p || p->kind != STP_PROBE_UPROBE || p->is_return || !p->uvaddr ||
+	    !p->path || !c->regs || !user_mode(c->regs) ||
+	    (p->path != path && strcmp(p->path, path)))
+		return -1;
+	*bias = instruction_pointer(c->regs) - p->uvaddr;
+	return 0;
+}
+
 /**
- * stp_ubias - the load bias of file @path (absolute, as the target machine
- * names it) in the current process: the start of its mapping of file
- * offset 0 less @vaddr0 (the page-aligned p_vaddr of its first PT_LOAD),
- * so that a link-time address plus the bias is the run-time address.
- * Records "PATH is not mapped in this process" (or that its memory map is
- * busy) at @loc and returns 0 when it cannot tell.  Context: any; never
- * sleeps (mmap_read_trylock).
+ * stp_ubias_find - the load bias of file @path (absolute, as the target
+ * machine names it) in the current process into *@bias: the start of its
+ * mapping of file offset 0 less @vaddr0 (the page-aligned p_vaddr of its
+ * first PT_LOAD), so that a link-time address plus the bias is the
+ * run-time address; in a uprobe of @path, from the probe's address.
+ * Returns 0, or -1 without an error when the file is not mapped, there
+ * is no user process (kernel threads, interrupts) or its memory map is
+ * busy.  Context: any; never sleeps (mmap_read_trylock).
+ */
+int stp_ubias_find(struct stp_context *c, const char *path,
+		   unsigned long vaddr0, unsigned long *bias)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	int found = -1;
+
+	if (!stp_ubias_at_probe(c, path, bias))
+		return 0;
+	if (in_interrupt() || !mm || (current->flags & PF_KTHREAD) ||
+	    !mmap_read_trylock(mm))
+		return -1;
+	for (vma = find_vma(mm, 0); vma; vma = find_vma(mm, vma->vm_end)) {
+		if (!vma->vm_file || vma->vm_pgoff ||
+		    !stp_ub_is(vma->vm_file, path))
+			continue;
+		*bias = vma->vm_start - vaddr0;
+		found = 0;
+		break;
+	}
+	mmap_read_unlock(mm);
+	return found;
+}
+
+/**
+ * stp_ubias - stp_ubias_find() for @var and static variables of
+ * programs: records at @loc why it cannot tell ("PATH is not mapped in
+ * this process", a busy memory map, no process) and returns 0 then.
+ * Context: any; never sleeps.
  */
 unsigned long stp_ubias(struct stp_context *c, const char *path,
 			unsigned long vaddr0, const char *loc)
 {
 	struct mm_struct *mm = current->mm;
-	struct vm_area_struct *vma;
 	unsigned long bias = 0;
-	int found = 0;
 
 	if (c->error)
 		return 0;
-	if (in_interrupt()) {   /* no memory map walk in interrupts */
+	if (!stp_ubias_find(c, path, vaddr0, &bias))
+		return bias;
+	if (in_interrupt())     /* no memory map walk in interrupts */
 		stp_error(c, "a program's variable cannot be read in "
 			  "interrupt context", loc);
-		return 0;
-	}
-	if (!mm || (current->flags & PF_KTHREAD)) {
+	else if (!mm || (current->flags & PF_KTHREAD))
 		stp_error(c, "no user process here for a program's variable",
 			  loc);
-		return 0;
-	}
-	if (!mmap_read_trylock(mm)) {
+	else if (!mmap_read_trylock(mm))
 		stp_error(c, "the process's memory map is busy", loc);
-		return 0;
-	}
-	for (vma = find_vma(mm, 0); vma; vma = find_vma(mm, vma->vm_end)) {
-		if (!vma->vm_file || vma->vm_pgoff ||
-		    !stp_ub_is(vma->vm_file, path))
-			continue;
-		bias = vma->vm_start - vaddr0;
-		found = 1;
-		break;
-	}
-	mmap_read_unlock(mm);
-	if (!found) {
+	else {
+		mmap_read_unlock(mm);
 		snprintf(c->error_buf, sizeof(c->error_buf),
 			 "%s is not mapped in this process", path);
 		stp_error(c, c->error_buf, loc);
 	}
-	return bias;
+	return 0;
 }
 
 /**
