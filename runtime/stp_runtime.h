@@ -678,6 +678,31 @@ unsigned long stp_ubias(struct stp_context *c, const char *path,
  * its memory map is busy.  Context: any; never sleeps. */
 int stp_ubias_find(struct stp_context *c, const char *path,
 		   unsigned long vaddr0, unsigned long *bias);
+/* A user-space file whose load bias code asks for often and in any
+ * probe (the python3 tapset's interpreters): how to recognise it in a
+ * process's memory without walking its memory map. */
+struct stp_umapped {
+	const char *path;          /* absolute, in the target (stp_upaths:
+	                            * generated code names it with
+	                            * STP_UMAPPED_PATH("...")) */
+	unsigned long vaddr0;      /* page-aligned p_vaddr of its first
+	                            * PT_LOAD */
+	int fixed;                 /* ET_EXEC: loaded at its link-time
+	                            * addresses, bias 0 */
+	unsigned long id_vaddr;    /* link-time address of its build-id */
+	const unsigned char *id;   /* ... and the build-id's bytes */
+	int id_len;                /* 0: it has none */
+};
+#define STP_UMAPPED_PATH(p) p
+/* stp_umapped_bias - the load bias of @f in the current process into
+ * *@bias: in a uprobe of @f from the probe's address; else where @f's
+ * build-id is found in the process's memory at its link-time address
+ * (@f->fixed) or at the bias last found for this process (a cache of a
+ * few entries, each checked so); else by stp_ubias_find()'s walk of the
+ * memory map (trylock), whose answer goes into the cache.  0, or -1
+ * when @f is not mapped or it cannot tell.  Context: any; never sleeps. */
+int stp_umapped_bias(struct stp_context *c, const struct stp_umapped *f,
+		   unsigned long *bias);
 /* stp_tv_ustr - stp_tv_kstr() for the current task's user memory. */
 void stp_tv_ustr(struct stp_context *c, char *dst, unsigned long addr,
 		 long max);

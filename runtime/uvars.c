@@ -12,6 +12,8 @@
 #include <linux/sched/mm.h>
 #include <linux/preempt.h>
 #include <linux/ptrace.h>
+#include <linux/hash.h>
+#include <linux/log2.h>
 #include "stp_internal.h"
 
 #define STP_UB_CACHE 16
@@ -145,6 +147,62 @@ int stp_ubias_find(struct stp_context *c, const char *path,
 	}
 	mmap_read_unlock(mm);
 	return found;
+}
+
+/* stp_umapped_at - whether @f's build-id is in the current process's
+ * memory at its link-time address plus @bias (a fault-tolerant read) */
+static int stp_umapped_at(const struct stp_umapped *f, unsigned long bias)
+{
+	unsigned char id[64];
+
+	if (!f->id_len || f->id_len > (int)sizeof(id) ||
+	    copy_from_user_nofault(id, (const void __user *)(f->id_vaddr + bias),
+				   f->id_len))
+		return 0;
+	return !memcmp(id, f->id, f->id_len);
+}
+
+/* The biases stp_umapped_bias() found, by memory map: read and written
+ * without a lock, so an entry may be torn or stale; each one is used only
+ * after stp_umapped_at() finds the file there, which makes it right. */
+#define STP_UF_CACHE 16
+static struct {
+	const struct stp_umapped *f;
+	struct mm_struct *mm;
+	unsigned long bias;
+} stp_uf_cache[STP_UF_CACHE];
+
+int stp_umapped_bias(struct stp_context *c, const struct stp_umapped *f,
+		   unsigned long *bias)
+{
+	struct mm_struct *mm = current->mm;
+	unsigned int slot = hash_ptr(mm, ilog2(STP_UF_CACHE));
+	unsigned long b;
+
+	if (!stp_ubias_at_probe(c, f->path, bias))
+		goto found;
+	if (!mm || (current->flags & PF_KTHREAD))
+		return -1;
+	if (f->fixed && stp_umapped_at(f, 0)) {
+		*bias = 0;
+		return 0;
+	}
+	if (READ_ONCE(stp_uf_cache[slot].f) == f &&
+	    READ_ONCE(stp_uf_cache[slot].mm) == mm) {
+		b = READ_ONCE(stp_uf_cache[slot].bias);
+		if (stp_umapped_at(f, b)) {
+			*bias = b;
+			return 0;
+		}
+	}
+	if (stp_ubias_find(c, f->path, f->vaddr0, bias) ||
+	    (f->id_len && !stp_umapped_at(f, *bias)))
+		return -1;
+found:
+	WRITE_ONCE(stp_uf_cache[slot].f, f);
+	WRITE_ONCE(stp_uf_cache[slot].mm, mm);
+	WRITE_ONCE(stp_uf_cache[slot].bias, *bias);
+	return 0;
 }
 
 /**

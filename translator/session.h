@@ -135,6 +135,9 @@ struct py_build {
 	uint64_t vaddr0;            /* page-aligned p_vaddr of its first
 	                             * PT_LOAD (stp_ubias) */
 	uint64_t runtime;           /* link-time address of _PyRuntime */
+	int fixed;                  /* ET_EXEC: loaded at link-time addresses */
+	char *build_id;             /* hex, or NULL */
+	uint64_t id_vaddr;          /* link-time address of its bytes */
 	int64_t *values;            /* s->py_fields' values in its DWARF */
 };
 

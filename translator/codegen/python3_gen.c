@@ -6,8 +6,9 @@
  *   struct stp_py3_build { path, runtime, v[] }   one per interpreter:
  *       its path in the target, _PyRuntime's link-time address, and
  *       the values of the tapset's STP_PY3_LAYOUT list in its order
- *   stp_py3_bias(c, b, &bias)   interpreter b's load bias in the current
- *       process (stp_ubias_find: its path is listed in stp_upaths)
+ *   stp_py3_files[]   each one as a struct stp_umapped (its path, where its
+ *       build-id is), for stp_py3_bias(c, b, &bias): interpreter b's
+ *       load bias in the current process (stp_umapped_bias)
  */
 #include "codegen_int.h"
 
@@ -37,15 +38,22 @@ void gen_python3(struct session *s, struct strbuf *o)
 		strbuf_add(o, " } },\n");
 		free(q);
 	}
-	strbuf_add(o, "};\n\nstatic int stp_py3_bias(struct stp_context *c, "
-		   "int b, unsigned long *bias)\n{\n\tswitch (b) {\n");
+	strbuf_add(o, "};\n\nstatic const struct stp_umapped stp_py3_files[] = {\n");
 	for (i = 0; i < s->py_builds.n; i++) {
 		struct py_build *b = s->py_builds.items[i];
 		char *q = c_quote(b->target, strlen(b->target));
-		strbuf_printf(o, "\tcase %d: return stp_ubias_find(c, %s, "
-			      "%#llxUL, bias);\n", i, q,
-			      (unsigned long long)b->vaddr0);
+		const char *id = b->build_id && b->id_vaddr ? b->build_id : "";
+		strbuf_printf(o, "\t{ STP_UMAPPED_PATH(%s), %#llxUL, %d, %#llxUL,\n\t  "
+			      "(const unsigned char *)\"", q,
+			      (unsigned long long)b->vaddr0, b->fixed,
+			      (unsigned long long)b->id_vaddr);
+		for (j = 0; id[j] && id[j + 1]; j += 2)
+			strbuf_printf(o, "\\x%c%c", id[j], id[j + 1]);
+		strbuf_printf(o, "\", %d },\n", (int)strlen(id) / 2);
 		free(q);
 	}
-	strbuf_add(o, "\t}\n\treturn -1;\n}\n\n");
+	strbuf_add(o, "};\n\n/* stp_py3_bias - interpreter @b's load bias in the "
+		   "current process */\nstatic int stp_py3_bias(struct "
+		   "stp_context *c, int b, unsigned long *bias)\n{\n\t"
+		   "return stp_umapped_bias(c, &stp_py3_files[b], bias);\n}\n\n");
 }

@@ -481,13 +481,36 @@ uint64_t uelf_vaddr0(const char *host)
 	return v;
 }
 
-char *uelf_build_id(const char *host)
+/* note_vaddr - the link-time address of the build-id's bytes: the
+ * NT_GNU_BUILD_ID note's descriptor in an allocated SHT_NOTE section */
+static uint64_t note_vaddr(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d;
+		GElf_Nhdr nh;
+		size_t off = 0, noff, doff;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE ||
+		    !(sh.sh_flags & SHF_ALLOC) || !(d = elf_getdata(scn, NULL)))
+			continue;
+		while ((off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0)
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp((char *)d->d_buf + noff, "GNU", 4))
+				return sh.sh_addr + doff;
+	}
+	return 0;
+}
+
+char *uelf_build_id(const char *host, uint64_t *vaddr)
 {
 	int fd;
 	Elf *elf = uelf_open(host, &fd, NULL);
 	const unsigned char *id;
 	ssize_t n, i;
 	char *hex = NULL;
+	if (vaddr)
+		*vaddr = 0;
 	if (!elf)
 		return NULL;
 	n = dwelf_elf_gnu_build_id(elf, (const void **)&id);
@@ -495,7 +518,21 @@ char *uelf_build_id(const char *host)
 		hex = xmalloc(2 * n + 1);
 		for (i = 0; i < n; i++)
 			sprintf(hex + 2 * i, "%02x", id[i]);
+		if (vaddr)
+			*vaddr = note_vaddr(elf);
 	}
 	uelf_close(elf, fd);
 	return hex;
+}
+
+int uelf_fixed(const char *host)
+{
+	int fd, r = 0;
+	Elf *elf = uelf_open(host, &fd, NULL);
+	GElf_Ehdr eh;
+	if (!elf)
+		return 0;
+	r = gelf_getehdr(elf, &eh) && eh.e_type == ET_EXEC;
+	uelf_close(elf, fd);
+	return r;
 }

@@ -88,8 +88,14 @@ int uelf_symbol(const char *host, const char *name, uint64_t *addr,
 uint64_t uelf_vaddr0(const char *host);
 
 /* uelf_build_id - ELF file @host's GNU build-id in hex (heap), or NULL
- * when it has none. */
-char *uelf_build_id(const char *host);
+ * when it has none; with @vaddr, the link-time address of its bytes in
+ * the loaded file (its note's descriptor; 0 when no loaded section
+ * holds it). */
+char *uelf_build_id(const char *host, uint64_t *vaddr);
+
+/* uelf_fixed - 1 if ELF file @host is ET_EXEC: loaded at its link-time
+ * addresses (a non-PIE program); else 0. */
+int uelf_fixed(const char *host);
 
 /* uelf_free_sym - free one from uelf_functions(). */
 void uelf_free_sym(struct uelf_sym *u);

@@ -150,7 +150,7 @@ static struct py_build *check(struct session *s, const char *target,
 		return NULL;
 	}
 	if (!udwarf_has_dwarf(host)) {
-		char *id = uelf_build_id(host);
+		char *id = uelf_build_id(host, NULL);
 		c->err = xasprintf("%s has no debuginfo: the python3 tapset "
 				   "reads %s's labels and types from its DWARF, "
 				   "which is neither in the file nor under "
@@ -169,6 +169,8 @@ static struct py_build *check(struct session *s, const char *target,
 	c->b->host = xstrdup(host);
 	c->b->runtime = rt;
 	c->b->vaddr0 = uelf_vaddr0(host);
+	c->b->fixed = uelf_fixed(host);
+	c->b->build_id = uelf_build_id(host, &c->b->id_vaddr);
 	return c->b;
 }
 
