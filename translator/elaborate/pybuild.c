@@ -234,7 +234,9 @@ static int named(struct session *s, const char *name,
 }
 
 /* target_interp - the -c/-x program when it is a CPython or links one:
- * 0 with it added to @out, 1 when it is neither (or there is none) */
+ * 0 with it added to @out, 1 when it is neither (or there is none).
+ * Errors about interpreters no one named have no location: the tapset's
+ * would say nothing to the user. */
 static int target_interp(struct session *s, struct probe_point *pp,
 			 struct vec *out)
 {
@@ -249,9 +251,9 @@ static int target_interp(struct session *s, struct probe_point *pp,
 	if (prog && uelf_resolve(prog, s->sysroot, &t, &h, &err) == 0) {
 		char *lt, *lh;
 		if (py_version(h))
-			rc = add(s, t, h, &pp->loc, out);
+			rc = add(s, t, h, NULL, out);
 		else if (linked_python(s, h, t, &lt, &lh) == 0) {
-			rc = add(s, lt, lh, &pp->loc, out);
+			rc = add(s, lt, lh, NULL, out);
 			free(lt);
 			free(lh);
 		}
@@ -303,7 +305,7 @@ static int system_interps(struct session *s, struct probe_point *pp,
 		char *t = NULL, *h = NULL, *err = NULL;
 		if (path_program(s, &kinds[i], &t, &h) == 0) {
 			found++;
-			rc |= add(s, t, h, &pp->loc, out);
+			rc |= add(s, t, h, NULL, out);
 			free(t);
 			free(h);
 		}
@@ -311,14 +313,14 @@ static int system_interps(struct session *s, struct probe_point *pp,
 		if (uelf_resolve_lib(kinds[i].library, "/", "/", s->sysroot, &t,
 				     &h, &err) == 0) {
 			found++;
-			rc |= add(s, t, h, &pp->loc, out);
+			rc |= add(s, t, h, NULL, out);
 		}
 		free(err);
 		free(t);
 		free(h);
 	}
 	if (!found) {
-		diag_error(pp->loc.file ? &pp->loc : NULL, "no %s here: %s is not in $PATH and %s not "
+		diag_error(NULL, "no %s here: %s is not in $PATH and %s not "
 			   "in the library directories; name the interpreter "
 			   "with python3(\"PATH\")", kinds[0].name,
 			   kinds[0].program, kinds[0].library);
