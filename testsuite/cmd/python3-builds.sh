@@ -33,9 +33,9 @@ import re, sys
 allowed = re.compile(r'#define STP_PY3_(MAX_[A-Z]+|MATCH_LEN|TPF_[A-Z]+|CO_VAR[A-Z]+|BT_[A-Z]+)\s')
 for line in open(sys.argv[1]):
     code = re.sub(r'//.*|/\*.*?(\*/|$)|^\s*\*.*', '', line.rstrip('\n'))
-    if re.search(r'0x[0-9a-fA-F]{6,}', code):
+    if re.search(r'0x[0-9a-fA-F]{6,}', line):           # comments too
         print('address:', line.strip())
-    if re.search(r'ceval\.c[:+][0-9]|\.statement\(', code):
+    if re.search(r'ceval\.c[:+ ]*[0-9]|\.statement\(', line):
         print('line probe:', line.strip())
     for n in re.findall(r'(?<![\w.])([0-9]{4,})(?![\w.])', code):
         if n not in ('1023', '1024'):
