@@ -697,10 +697,11 @@ struct stp_umapped {
 /* stp_umapped_bias - the load bias of @f in the current process into
  * *@bias: in a uprobe of @f from the probe's address; else where @f's
  * build-id is found in the process's memory at its link-time address
- * (@f->fixed) or at the bias last found for this process (a cache of a
- * few entries, each checked so); else by stp_ubias_find()'s walk of the
- * memory map (trylock), whose answer goes into the cache.  0, or -1
- * when @f is not mapped or it cannot tell.  Context: any; never sleeps. */
+ * (@f->fixed) or at the bias last found for this process (a cache, each
+ * entry checked so; "not mapped" kept while the process's memory map has
+ * as many areas); else by a walk of the memory map (trylock), whose
+ * answer goes into the cache.  0, or -1 when @f is not mapped or it
+ * cannot tell.  Context: any; never sleeps. */
 int stp_umapped_bias(struct stp_context *c, const struct stp_umapped *f,
 		   unsigned long *bias);
 /* stp_tv_ustr - stp_tv_kstr() for the current task's user memory. */

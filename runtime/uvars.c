@@ -115,6 +115,31 @@ static int stp_ubias_at_probe(struct stp_context *c, const char *path,
 	return 0;
 }
 
+/* stp_ubias_walk - stp_ubias_find() by a walk of the memory map: 0, -1
+ * when @path is not mapped, -2 when it cannot tell (no user process, an
+ * interrupt, the map's lock taken) */
+static int stp_ubias_walk(const char *path, unsigned long vaddr0,
+			  unsigned long *bias)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	int found = -1;
+
+	if (in_interrupt() || !mm || (current->flags & PF_KTHREAD) ||
+	    !mmap_read_trylock(mm))
+		return -2;
+	for (vma = find_vma(mm, 0); vma; vma = find_vma(mm, vma->vm_end)) {
+		if (!vma->vm_file || vma->vm_pgoff ||
+		    !stp_ub_is(vma->vm_file, path))
+			continue;
+		*bias = vma->vm_start - vaddr0;
+		found = 0;
+		break;
+	}
+	mmap_read_unlock(mm);
+	return found;
+}
+
 /**
  * stp_ubias_find - the load bias of file @path (absolute, as the target
  * machine names it) in the current process into *@bias: the start of its
@@ -128,25 +153,9 @@ static int stp_ubias_at_probe(struct stp_context *c, const char *path,
 int stp_ubias_find(struct stp_context *c, const char *path,
 		   unsigned long vaddr0, unsigned long *bias)
 {
-	struct mm_struct *mm = current->mm;
-	struct vm_area_struct *vma;
-	int found = -1;
-
 	if (!stp_ubias_at_probe(c, path, bias))
 		return 0;
-	if (in_interrupt() || !mm || (current->flags & PF_KTHREAD) ||
-	    !mmap_read_trylock(mm))
-		return -1;
-	for (vma = find_vma(mm, 0); vma; vma = find_vma(mm, vma->vm_end)) {
-		if (!vma->vm_file || vma->vm_pgoff ||
-		    !stp_ub_is(vma->vm_file, path))
-			continue;
-		*bias = vma->vm_start - vaddr0;
-		found = 0;
-		break;
-	}
-	mmap_read_unlock(mm);
-	return found;
+	return stp_ubias_walk(path, vaddr0, bias) ? -1 : 0;
 }
 
 /* stp_umapped_at - whether @f's build-id is in the current process's
@@ -162,25 +171,32 @@ static int stp_umapped_at(const struct stp_umapped *f, unsigned long bias)
 	return !memcmp(id, f->id, f->id_len);
 }
 
-/* The biases stp_umapped_bias() found, by memory map: read and written
- * without a lock, so an entry may be torn or stale; each one is used only
- * after stp_umapped_at() finds the file there, which makes it right. */
-#define STP_UF_CACHE 16
+/* What stp_umapped_bias() found, by file and memory map: read and
+ * written without a lock, so an entry may be torn or stale.  A bias is
+ * used only after stp_umapped_at() finds the file there, which makes it
+ * right; "not mapped" only while the memory map has as many areas as
+ * then (mapping a file adds some) and the same mmap_base (another
+ * process's memory map at the same address has another, with ASLR). */
+#define STP_UF_CACHE 64
 static struct {
 	const struct stp_umapped *f;
 	struct mm_struct *mm;
-	unsigned long bias;
+	unsigned long bias;        /* ~0UL: not mapped */
+	unsigned long mmap_base;
+	int map_count;
 } stp_uf_cache[STP_UF_CACHE];
 
 int stp_umapped_bias(struct stp_context *c, const struct stp_umapped *f,
-		   unsigned long *bias)
+		     unsigned long *bias)
 {
 	struct mm_struct *mm = current->mm;
-	unsigned int slot = hash_ptr(mm, ilog2(STP_UF_CACHE));
+	unsigned int slot = hash_long((unsigned long)mm ^ (unsigned long)f,
+				      ilog2(STP_UF_CACHE));
 	unsigned long b;
+	int rc;
 
 	if (!stp_ubias_at_probe(c, f->path, bias))
-		goto found;
+		return 0;
 	if (!mm || (current->flags & PF_KTHREAD))
 		return -1;
 	if (f->fixed && stp_umapped_at(f, 0)) {
@@ -190,19 +206,24 @@ int stp_umapped_bias(struct stp_context *c, const struct stp_umapped *f,
 	if (READ_ONCE(stp_uf_cache[slot].f) == f &&
 	    READ_ONCE(stp_uf_cache[slot].mm) == mm) {
 		b = READ_ONCE(stp_uf_cache[slot].bias);
-		if (stp_umapped_at(f, b)) {
+		if (b != ~0UL && stp_umapped_at(f, b)) {
 			*bias = b;
 			return 0;
 		}
+		if (b == ~0UL &&
+		    READ_ONCE(stp_uf_cache[slot].map_count) == READ_ONCE(mm->map_count) &&
+		    READ_ONCE(stp_uf_cache[slot].mmap_base) == READ_ONCE(mm->mmap_base))
+			return -1;
 	}
-	if (stp_ubias_find(c, f->path, f->vaddr0, bias) ||
-	    (f->id_len && !stp_umapped_at(f, *bias)))
-		return -1;
-found:
+	rc = stp_ubias_walk(f->path, f->vaddr0, bias);
+	if (rc == -2 || (rc == 0 && f->id_len && !stp_umapped_at(f, *bias)))
+		return -1;      /* not known: no entry */
 	WRITE_ONCE(stp_uf_cache[slot].f, f);
 	WRITE_ONCE(stp_uf_cache[slot].mm, mm);
-	WRITE_ONCE(stp_uf_cache[slot].bias, *bias);
-	return 0;
+	WRITE_ONCE(stp_uf_cache[slot].bias, rc ? ~0UL : *bias);
+	WRITE_ONCE(stp_uf_cache[slot].mmap_base, READ_ONCE(mm->mmap_base));
+	WRITE_ONCE(stp_uf_cache[slot].map_count, READ_ONCE(mm->map_count));
+	return rc;
 }
 
 /**
@@ -214,26 +235,28 @@ found:
 unsigned long stp_ubias(struct stp_context *c, const char *path,
 			unsigned long vaddr0, const char *loc)
 {
-	struct mm_struct *mm = current->mm;
 	unsigned long bias = 0;
+	int rc;
 
 	if (c->error)
 		return 0;
-	if (!stp_ubias_find(c, path, vaddr0, &bias))
+	if (!stp_ubias_at_probe(c, path, &bias))
 		return bias;
-	if (in_interrupt())     /* no memory map walk in interrupts */
-		stp_error(c, "a program's variable cannot be read in "
-			  "interrupt context", loc);
-	else if (!mm || (current->flags & PF_KTHREAD))
-		stp_error(c, "no user process here for a program's variable",
-			  loc);
-	else if (!mmap_read_trylock(mm))
-		stp_error(c, "the process's memory map is busy", loc);
-	else {
-		mmap_read_unlock(mm);
+	rc = stp_ubias_walk(path, vaddr0, &bias);
+	if (!rc)
+		return bias;
+	if (rc == -1) {
 		snprintf(c->error_buf, sizeof(c->error_buf),
 			 "%s is not mapped in this process", path);
 		stp_error(c, c->error_buf, loc);
+	} else if (in_interrupt()) {    /* no memory map walk in interrupts */
+		stp_error(c, "a program's variable cannot be read in "
+			  "interrupt context", loc);
+	} else if (!current->mm || (current->flags & PF_KTHREAD)) {
+		stp_error(c, "no user process here for a program's variable",
+			  loc);
+	} else {
+		stp_error(c, "the process's memory map is busy", loc);
 	}
 	return 0;
 }

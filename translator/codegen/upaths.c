@@ -11,7 +11,7 @@
 /* The calls (and STP_UMAPPED_PATH, struct stp_umapped's) whose first
  * argument is such a PATH literal. */
 static const char *const ubias_calls[] = {
-	"stp_ubias(c, \"", "stp_ubias_find(c, \"", "STP_UMAPPED_PATH(\"", NULL };
+	"stp_ubias(c, \"", "STP_UMAPPED_PATH(\"", NULL };
 
 /* scan - the PATH literals of @call in @text, added to @seen once each */
 static void scan(const char *text, const char *call, struct vec *seen)
