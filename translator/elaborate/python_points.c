@@ -21,6 +21,14 @@
  * (the assignments the body does not read are dropped by pass 2).  In
  * the body, $NAME is the Python variable NAME as text and $$parms,
  * $$locals, $$vars the frame's variables (python_var()).
+ *
+ *   python3("PATH").REST
+ *
+ * names the interpreter (a program, a library, a program linking one) of
+ * the python3 point python3.REST (python3.function.entry, .module(...)
+ * ...): the probe on python3.REST is expanded with PATH as the
+ * interpreter every point of its expansion derives in (elaborate/
+ * pybuild.h: py_scope_push, by aliases.c).
  */
 #include "python_points.h"
 

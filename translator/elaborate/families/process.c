@@ -242,6 +242,31 @@ static int derive_plt(struct session *s, struct probe *p,
 	return 0;
 }
 
+/* stmt_probe - a DP_UPROBE named @text (heap, consumed) at statement @u
+ * of @host (@target in the target machine), one of @n a point derived,
+ * with target variables there; none when no segment holds its address */
+static void stmt_probe(struct session *s, struct probe *p,
+		       struct probe_point *pp, const char *target,
+		       const char *host, const struct udwarf_stmt *u, int n,
+		       char *text)
+{
+	int64_t off = uelf_offset(host, u->addr);
+	struct derived_probe *d;
+	if (off < 0) {
+		free(text);
+		return;
+	}
+	d = new_derived(s, DP_UPROBE, p, pp);
+	free(d->pp_text);
+	d->pp_text = text;
+	d->path = xstrdup(target);
+	d->symbol = xstrdup(u->func);
+	d->offset = off;
+	d->uvaddr = u->addr;
+	d->wildcard = n > 1;
+	d->fn = udwarf_at(host, target, u->func_addr, u->addr, u->func);
+}
+
 /* derive_statements - a DP_UPROBE for each statement "FUNC@FILE:LINE"
  * (or "FUNC@FILE+N": N lines after FUNC's declaration) names; with
  * @nearest (.nearest) the nearest line with code when that one has none:
@@ -277,20 +302,9 @@ static int derive_statements(struct session *s, struct probe *p,
 			   target, file, rel ? '+' : ':', line, func);
 	for (i = 0; i < (n > 0 ? n : 0); i++) {
 		struct udwarf_stmt *u = st.items[i];
-		int64_t off = uelf_offset(host, u->addr);
-		struct derived_probe *d;
-		if (off < 0)
-			continue;
-		d = new_derived(s, DP_UPROBE, p, pp);
-		free(d->pp_text);
-		d->pp_text = xasprintf("process(\"%s\").statement(\"%s@%s:%d\")",
-				       target, u->func, u->file, u->line);
-		d->path = xstrdup(target);
-		d->symbol = xstrdup(u->func);
-		d->offset = off;
-		d->uvaddr = u->addr;
-		d->wildcard = n > 1;
-		d->fn = udwarf_at(host, target, u->func_addr, u->addr, u->func);
+		stmt_probe(s, p, pp, target, host, u, n, xasprintf(
+				   "process(\"%s\").statement(\"%s@%s:%d\")",
+				   target, u->func, u->file, u->line));
 	}
 	free(func);
 	free(file);
@@ -321,21 +335,9 @@ static int derive_labels(struct session *s, struct probe *p,
 			   "");
 	for (i = 0; i < (n > 0 ? n : 0); i++) {
 		struct udwarf_stmt *u = v.items[i];
-		int64_t off = uelf_offset(host, u->addr);
-		struct derived_probe *d;
-		if (off < 0)
-			continue;
-		d = new_derived(s, DP_UPROBE, p, pp);
-		free(d->pp_text);
-		d->pp_text = xasprintf("process(\"%s\").function(\"%s\")"
-				       ".label(\"%s\")%s", target, u->func,
-				       u->label, after ? ".after" : "");
-		d->path = xstrdup(target);
-		d->symbol = xstrdup(u->func);
-		d->offset = off;
-		d->uvaddr = u->addr;
-		d->wildcard = n > 1;
-		d->fn = udwarf_at(host, target, u->func_addr, u->addr, u->func);
+		stmt_probe(s, p, pp, target, host, u, n, xasprintf(
+				   "process(\"%s\").function(\"%s\").label(\"%s\")%s",
+				   target, u->func, u->label, after ? ".after" : ""));
 	}
 	free(err);
 	free(v.items);
