@@ -93,6 +93,10 @@ gcc -o emb emb.c -l:libpython3.11.so.1.0
 check_points "python3(\"./emb\")" "$lib" -e "${points//python3./python3(\"$PWD/emb\").}"
 check_points "-c ./emb" "$lib" -c "$PWD/emb" -e "$points"
 
+want 'python3("python3.11d").function.entry frame:long filename:string funcname:string lineno:long
+python3("python3.11d").function.return frame:long filename:string funcname:string lineno:long' \
+    -L 'python3("python3.11d").function.*'
+
 # ---- the layout: stap's values against gdb's reading of the same DWARF
 if command -v gdb > /dev/null; then
     entries=$(sed -n 's/^[ \t]*\(OFF\|SIZE\|BIT\)(\([A-Z0-9_]*\), "\([^"]*\)"\(, "\([^"]*\)"\)\{0,1\}).*/\1 \2 \3 \5/p' "$tapset")
