@@ -14,6 +14,7 @@
 #include <linux/ptrace.h>
 #include <linux/hash.h>
 #include <linux/log2.h>
+#include <linux/delay.h>
 #include "stp_internal.h"
 
 #define STP_UB_CACHE 16
@@ -115,19 +116,29 @@ static int stp_ubias_at_probe(struct stp_context *c, const char *path,
 	return 0;
 }
 
+/* A memory map's lock taken by another thread (an mmap() of its) is
+ * tried again this many times, STP_UB_WAIT_US apart, before a walk gives
+ * up: a probe waits at most some 100 us. */
+#define STP_UB_TRIES 50
+#define STP_UB_WAIT_US 2
+
 /* stp_ubias_walk - stp_ubias_find() by a walk of the memory map: 0, -1
  * when @path is not mapped, -2 when it cannot tell (no user process, an
- * interrupt, the map's lock taken) */
+ * interrupt, the map's lock taken all along) */
 static int stp_ubias_walk(const char *path, unsigned long vaddr0,
 			  unsigned long *bias)
 {
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
-	int found = -1;
+	int found = -1, tries = 0;
 
-	if (in_interrupt() || !mm || (current->flags & PF_KTHREAD) ||
-	    !mmap_read_trylock(mm))
+	if (in_interrupt() || !mm || (current->flags & PF_KTHREAD))
 		return -2;
+	while (!mmap_read_trylock(mm)) {
+		if (++tries >= STP_UB_TRIES)
+			return -2;
+		udelay(STP_UB_WAIT_US);
+	}
 	for (vma = find_vma(mm, 0); vma; vma = find_vma(mm, vma->vm_end)) {
 		if (!vma->vm_file || vma->vm_pgoff ||
 		    !stp_ub_is(vma->vm_file, path))
@@ -195,10 +206,16 @@ int stp_umapped_bias(struct stp_context *c, const struct stp_umapped *f,
 	unsigned long b;
 	int rc;
 
-	if (!stp_ubias_at_probe(c, f->path, bias))
-		return 0;
 	if (!mm || (current->flags & PF_KTHREAD))
 		return -1;
+	if (!stp_ubias_at_probe(c, f->path, bias)) {
+		rc = 0;         /* known for the process's kernel probes too */
+		if (READ_ONCE(stp_uf_cache[slot].f) != f ||
+		    READ_ONCE(stp_uf_cache[slot].mm) != mm ||
+		    READ_ONCE(stp_uf_cache[slot].bias) != *bias)
+			goto remember;
+		return 0;
+	}
 	if (f->fixed && stp_umapped_at(f, 0)) {
 		*bias = 0;
 		return 0;
@@ -218,6 +235,7 @@ int stp_umapped_bias(struct stp_context *c, const struct stp_umapped *f,
 	rc = stp_ubias_walk(f->path, f->vaddr0, bias);
 	if (rc == -2 || (rc == 0 && f->id_len && !stp_umapped_at(f, *bias)))
 		return -1;      /* not known: no entry */
+remember:
 	WRITE_ONCE(stp_uf_cache[slot].f, f);
 	WRITE_ONCE(stp_uf_cache[slot].mm, mm);
 	WRITE_ONCE(stp_uf_cache[slot].bias, rc ? ~0UL : *bias);
