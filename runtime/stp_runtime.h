@@ -668,10 +668,43 @@ void stp_tv_kstr(struct stp_context *c, char *dst, unsigned long addr,
 int stp_uid_ok(void);
 /* stp_ubias - the load bias of file @path (absolute) in the current
  * process: its mapping of file offset 0 less @vaddr0 (page-aligned
- * p_vaddr of its first PT_LOAD); 0 and an error at @loc when it is not
- * mapped.  Context: any; never sleeps (mmap_read_trylock). */
+ * p_vaddr of its first PT_LOAD); in a uprobe of @path the probe's
+ * address less its link-time address (no lock).  0 and an error at @loc
+ * when it is not mapped.  Context: any; never sleeps
+ * (mmap_read_trylock). */
 unsigned long stp_ubias(struct stp_context *c, const char *path,
 			unsigned long vaddr0, const char *loc);
+/* stp_ubias_find - the same into *@bias: 0, or -1 (no error recorded)
+ * when @path is not mapped in the current process, there is none, or
+ * its memory map is busy.  Context: any; never sleeps. */
+int stp_ubias_find(struct stp_context *c, const char *path,
+		   unsigned long vaddr0, unsigned long *bias);
+/* A user-space file whose load bias code asks for often and in any
+ * probe (the python3 tapset's interpreters): how to recognise it in a
+ * process's memory without walking its memory map. */
+struct stp_umapped {
+	const char *path;          /* absolute, in the target (stp_upaths:
+	                            * generated code names it with
+	                            * STP_UMAPPED_PATH("...")) */
+	unsigned long vaddr0;      /* page-aligned p_vaddr of its first
+	                            * PT_LOAD */
+	int fixed;                 /* ET_EXEC: loaded at its link-time
+	                            * addresses, bias 0 */
+	unsigned long id_vaddr;    /* link-time address of its build-id */
+	const unsigned char *id;   /* ... and the build-id's bytes */
+	int id_len;                /* 0: it has none */
+};
+#define STP_UMAPPED_PATH(p) p
+/* stp_umapped_bias - the load bias of @f in the current process into
+ * *@bias: in a uprobe of @f from the probe's address; else where @f's
+ * build-id is found in the process's memory at its link-time address
+ * (@f->fixed) or at the bias last found for this process (a cache, each
+ * entry checked so; "not mapped" kept while the process's memory map has
+ * as many areas); else by a walk of the memory map (trylock), whose
+ * answer goes into the cache.  0, or -1 when @f is not mapped or it
+ * cannot tell.  Context: any; never sleeps. */
+int stp_umapped_bias(struct stp_context *c, const struct stp_umapped *f,
+		   unsigned long *bias);
 /* stp_tv_ustr - stp_tv_kstr() for the current task's user memory. */
 void stp_tv_ustr(struct stp_context *c, char *dst, unsigned long addr,
 		 long max);
@@ -893,6 +926,9 @@ struct stp_probe_desc {
 	int hw_len;                /* STP_PROBE_HWBKPT: bytes (1, 2, 4, 8) */
 	int hw_rw;                 /* 1: reads and writes, 0: writes */
 	unsigned long hw_anchor;   /* link-time address of _printk */
+	unsigned long uvaddr;      /* STP_PROBE_UPROBE: the link-time address
+	                            * of the probed instruction, 0: unknown
+	                            * (stp_ubias: bias = ip - uvaddr) */
 	unsigned long ref_ctr_offset; /* STP_PROBE_UPROBE: file offset of an
 	                            * SDT semaphore the kernel raises while the
 	                            * probe is registered, 0: none */

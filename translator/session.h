@@ -106,6 +106,8 @@ struct derived_probe {
 	int hw_rw;                  /* DP_HWBKPT: 1 .rw, 0 .write */
 	uint64_t hw_anchor;         /* DP_HWBKPT of a symbol: link-time address
 	                             * of _printk (offset is link-time too) */
+	uint64_t uvaddr;            /* DP_UPROBE: link-time address of the
+	                             * probed instruction, 0: unknown */
 	int64_t ref_ctr;            /* DP_UPROBE of an SDT marker: file offset
 	                             * of its semaphore, 0: none */
 	int64_t pid;                /* DP_UPROBE, DP_PROC_*: process(PID):
@@ -123,6 +125,28 @@ struct derived_probe {
 	                             * only for MAXACTION and errors (its
 	                             * kprobe pre_handler takes the light hit
 	                             * path, runtime/stp_hit.h) */
+};
+
+/* A CPython interpreter the python3 tapset traces (elaborate/pybuild.c):
+ * a program or a shared library holding the evaluation loop. */
+struct py_build {
+	char *target;               /* its absolute path in the target */
+	char *host;                 /* the file read here */
+	uint64_t vaddr0;            /* page-aligned p_vaddr of its first
+	                             * PT_LOAD (stp_ubias) */
+	uint64_t runtime;           /* link-time address of _PyRuntime */
+	int fixed;                  /* ET_EXEC: loaded at link-time addresses */
+	char *build_id;             /* hex, or NULL */
+	uint64_t id_vaddr;          /* link-time address of its bytes */
+	int64_t *values;            /* s->py_fields' values in its DWARF */
+};
+
+/* One entry of the python3 tapset's STP_PY3_LAYOUT list. */
+struct py_field {
+	char *name;                 /* NAME: the tapset's STP_PY3_NAME */
+	char *type;                 /* "TYPE" */
+	char *member;               /* "MEMBER[.MEMBER]"; NULL: SIZE() */
+	int bit;                    /* BIT(): the member's bit position */
 };
 
 struct session {
@@ -193,6 +217,12 @@ struct session {
 	struct vec derived;         /* struct derived_probe * */
 	struct vec aliases_used;    /* struct probe_alias *: each expansion
 	                             * of an alias that derived a probe */
+
+	struct vec py_builds;       /* struct py_build *: the CPython
+	                             * interpreters of python3 points and
+	                             * the python3 tapset's C */
+	struct vec py_fields;       /* struct py_field *: what it reads of
+	                             * each (empty: the tapset is not used) */
 
 	/* pass 2: kernel information, opened on first use (debuginfo/) */
 	struct dbg_provider *dbg;   /* DWARF, or BTF */

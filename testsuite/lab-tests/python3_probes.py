@@ -28,3 +28,8 @@ done = []
 _thread.start_new_thread(worker, ())
 while not done:
     time.sleep(0.01)
+def tall(x):        # a return statement over lines: the return's line
+    return (
+        x + 1
+    )
+print(tall(1))

@@ -1069,10 +1069,11 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 		}
 		if (d->kind == DP_UPROBE)
 			strbuf_printf(o, ", .offset = %#llx, .is_return = %d, "
-				      ".ref_ctr_offset = %#llx",
+				      ".ref_ctr_offset = %#llx, .uvaddr = %#llxUL",
 				      (unsigned long long)d->offset,
 				      d->is_return,
-				      (unsigned long long)d->ref_ctr);
+				      (unsigned long long)d->ref_ctr,
+				      (unsigned long long)d->uvaddr);
 		if (d->kind == DP_UPROBE && d->perf_reads)
 			strbuf_printf(o, ", .perf_reads = %#xU", d->perf_reads);
 		if (d->kind == DP_PERF_PROC) {
@@ -1157,6 +1158,7 @@ int codegen(struct session *s, struct strbuf *o)
 			      "__attribute__((section(\".modinfo\"), used, "
 			      "aligned(1))) = \"stap_privilege=%s\";\n\n",
 			      s->privilege == STP_PRIV_STAPUSR ? "stapusr" : "stapsys");
+	gen_python3(s, o);
 	for (i = 0; i < s->user->embeds.n; i++)
 		strbuf_printf(o, "%s\n", (const char *)s->user->embeds.items[i]);
 	for (i = 0; i < s->library.n; i++) {

@@ -142,6 +142,11 @@ void light_actions(struct strbuf *body);
 /* frame_used_locals - append to @frame the declarations of the locals of
  * @v that the generated @body references (f->l_NAME); returns how many. */
 int frame_used_locals(struct strbuf *frame, struct vec *v, const char *body);
+/* gen_python3 - the python3 tapset's interpreters and their layouts
+ * (stp_py3_builds, stp_py3_bias) when the program uses its C; emitted
+ * before the tapsets' C (python3_gen.c). */
+void gen_python3(struct session *s, struct strbuf *o);
+
 /* gen_upaths - append to @o the NULL-terminated table stp_upaths of
  * the user-space files the code so far in @o asks the load bias of
  * (stp_ubias), for runtime/uvars.c to resolve at module start.

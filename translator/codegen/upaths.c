@@ -8,29 +8,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define UBIAS_CALL "stp_ubias(c, \""
+/* The calls (and STP_UMAPPED_PATH, struct stp_umapped's) whose first
+ * argument is such a PATH literal. */
+static const char *const ubias_calls[] = {
+	"stp_ubias(c, \"", "STP_UMAPPED_PATH(\"", NULL };
 
-void gen_upaths(struct strbuf *o)
+/* scan - the PATH literals of @call in @text, added to @seen once each */
+static void scan(const char *text, const char *call, struct vec *seen)
 {
-	struct vec seen = {0};
-	struct strbuf t = {0};
-	const char *p = strbuf_str(o);
+	const char *p = text;
 	int i;
-	while ((p = strstr(p, UBIAS_CALL))) {
-		const char *q = p + strlen(UBIAS_CALL), *e = q;
+	while ((p = strstr(p, call))) {
+		const char *q = p + strlen(call), *e = q;
 		char *lit;
 		int dup = 0;
 		while (*e && *e != '"')
 			e += e[0] == '\\' && e[1] ? 2 : 1;
 		lit = xstrndup(q, e - q);
-		for (i = 0; i < seen.n && !dup; i++)
-			dup = !strcmp(seen.items[i], lit);
+		for (i = 0; i < seen->n && !dup; i++)
+			dup = !strcmp(seen->items[i], lit);
 		if (dup)
 			free(lit);
 		else
-			vec_push(&seen, lit);
+			vec_push(seen, lit);
 		p = e;
 	}
+}
+
+void gen_upaths(struct strbuf *o)
+{
+	struct vec seen = {0};
+	struct strbuf t = {0};
+	int i;
+	for (i = 0; ubias_calls[i]; i++)
+		scan(strbuf_str(o), ubias_calls[i], &seen);
 	strbuf_add(&t, "static const char *const stp_upaths[] = {");
 	for (i = 0; i < seen.n; i++) {
 		strbuf_printf(&t, " \"%s\",", (const char *)seen.items[i]);

@@ -407,3 +407,218 @@ int udwarf_statements(const char *host, const char *func, const char *file,
 	}
 	return found;
 }
+
+/* ---- labels ---- */
+
+struct label_arg {
+	const char *func, *label;
+	int after;
+	Dwarf_Lines *lines;     /* the CU's line table, or NULL */
+	size_t nlines;
+	struct vec *out;
+	int found;
+};
+
+/* after_label - the lowest address above @pc, below @hi, where @a's line
+ * table starts a statement of a line other than @line of @file; 0 when
+ * none */
+static Dwarf_Addr after_label(struct label_arg *a, Dwarf_Addr pc,
+			      Dwarf_Addr hi, const char *file, int line)
+{
+	Dwarf_Addr best = 0;
+	size_t i;
+	for (i = 0; i < a->nlines; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(a->lines, i);
+		Dwarf_Addr at;
+		bool stmt = false;
+		int ln;
+		const char *src;
+		if (!l || dwarf_lineaddr(l, &at) || at <= pc || at >= hi ||
+		    (best && at >= best) || dwarf_linebeginstatement(l, &stmt) ||
+		    !stmt || dwarf_lineno(l, &ln))
+			continue;
+		src = dwarf_linesrc(l, NULL, NULL);
+		if (ln != line || !src || !file || strcmp(src, file))
+			best = at;
+	}
+	return best;
+}
+
+/* range_end - the end of the range of function @fn that holds @pc */
+static Dwarf_Addr range_end(Dwarf_Die *fn, Dwarf_Addr pc)
+{
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t o = 0;
+	while ((o = dwarf_ranges(fn, o, &base, &lo, &hi)) > 0)
+		if (pc >= lo && pc < hi)
+			return hi;
+	return 0;
+}
+
+/* label_walk - the labels among @die's children (lexical blocks
+ * followed, inlined functions not: their labels are theirs) */
+static void label_walk(struct label_arg *a, Dwarf_Die *fn, const char *fname,
+		       Dwarf_Addr entry, Dwarf_Die *die)
+{
+	Dwarf_Die c;
+	if (dwarf_child(die, &c) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&c);
+		const char *n = dwarf_diename(&c);
+		Dwarf_Addr pc, at, hi;
+		struct udwarf_stmt *st;
+		const char *file;
+		int line = 0;
+		if (tag == DW_TAG_lexical_block) {
+			label_walk(a, fn, fname, entry, &c);
+			continue;
+		}
+		if (tag != DW_TAG_label || !n || fnmatch(a->label, n, 0) ||
+		    dwarf_lowpc(&c, &pc) != 0)
+			continue;
+		dwarf_decl_line(&c, &line);
+		file = dwarf_decl_file(&c);
+		at = pc;
+		if (a->after) {
+			hi = range_end(fn, pc);
+			at = after_label(a, pc, hi, file, line);
+			if (!at)
+				continue;
+		}
+		st = xcalloc(1, sizeof(*st));
+		st->func = xstrdup(fname);
+		st->func_addr = entry;
+		st->addr = at;
+		st->file = xstrdup(file ? file : "??");
+		st->line = line;
+		st->label = xstrdup(n);
+		if (a->after) {
+			Dwarf_Line *l = NULL;
+			size_t i;
+			for (i = 0; i < a->nlines && !l; i++) {
+				Dwarf_Addr la;
+				bool stmt = false;
+				l = dwarf_onesrcline(a->lines, i);
+				if (dwarf_lineaddr(l, &la) || la != at ||
+				    dwarf_linebeginstatement(l, &stmt) || !stmt)
+					l = NULL;
+			}
+			if (l) {
+				free(st->file);
+				st->file = xstrdup(dwarf_linesrc(l, NULL, NULL));
+				dwarf_lineno(l, &st->line);
+			}
+		}
+		vec_push(a->out, st);
+		a->found++;
+	} while (dwarf_siblingof(&c, &c) == 0);
+}
+
+static int label_fn_cb(Dwarf_Die *die, void *arg)
+{
+	struct label_arg *a = arg;
+	const char *n = dwarf_diename(die);
+	Dwarf_Addr entry;
+	if (!n || fnmatch(a->func, n, 0) || first_pc(die, &entry))
+		return DWARF_CB_OK;
+	label_walk(a, die, n, entry, die);
+	return DWARF_CB_OK;
+}
+
+int udwarf_labels(const char *host, const char *func, const char *label,
+		  int after, struct vec *out, char **err)
+{
+	Dwarf *dw = open_dwarf(host);
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	struct label_arg a = { func, label, after, NULL, 0, out, 0 };
+	if (!dw) {
+		*err = xasprintf("%s has no DWARF (build it with -g, or install "
+				 "its separate debuginfo: /usr/lib/debug/"
+				 ".build-id/XX/REST.debug by its build-id)", host);
+		return -1;
+	}
+	for (; dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0;
+	     off = next) {
+		Dwarf_Die cu;
+		if (!dwarf_offdie(dw, off + hsize, &cu))
+			continue;
+		a.lines = NULL;
+		a.nlines = 0;
+		if (after && dwarf_getsrclines(&cu, &a.lines, &a.nlines) != 0)
+			a.lines = NULL;
+		dwarf_getfuncs(&cu, label_fn_cb, &a, 0);
+	}
+	return a.found;
+}
+
+/* ---- layouts ---- */
+
+int udwarf_has_dwarf(const char *host)
+{
+	return open_dwarf(host) != NULL;
+}
+
+/* member_at - member @name of aggregate @t (anonymous members searched
+ * in turn) into *@off (bytes, from @t's start) and *@m; 0, or -1 */
+static int member_at(struct ctype *t, const char *name, int64_t *off,
+		     struct ctype_member **m)
+{
+	int i;
+	ctype_members(t);
+	for (i = 0; i < t->nmembers; i++) {
+		struct ctype_member *c = &t->members[i];
+		int64_t inner;
+		if (c->name && !strcmp(c->name, name)) {
+			*off = (int64_t)c->offset;
+			*m = c;
+			return 0;
+		}
+		if (!c->name && c->type && (c->type->kind == CT_STRUCT ||
+					    c->type->kind == CT_UNION) &&
+		    member_at(c->type, name, &inner, m) == 0) {
+			*off = (int64_t)c->offset + inner;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int udwarf_offsetof(const char *host, const char *target, const char *type,
+		    const char *member, int bit, int64_t *out, char **why)
+{
+	struct dw_mod *m = user_mod(host, target, why);
+	struct ctype *t = m ? dw_find_type_any(m, type) : NULL;
+	struct ctype_member *cm = NULL;
+	const char *p = member;
+	int64_t off = 0;
+	if (!m)
+		return -1;
+	if (!t) {
+		*why = xasprintf("no type '%s' in the DWARF of %s", type, target);
+		return -1;
+	}
+	if (!member) {
+		*out = (int64_t)t->size;
+		return 0;
+	}
+	while (p && *p) {
+		const char *dot = strchr(p, '.');
+		char *name = dot ? xstrndup(p, dot - p) : xstrdup(p);
+		int64_t o;
+		if (!t || (t->kind != CT_STRUCT && t->kind != CT_UNION) ||
+		    member_at(t, name, &o, &cm) < 0) {
+			*why = xasprintf("no member '%s' in type '%s' of %s "
+					 "(its DWARF)", member, type, target);
+			free(name);
+			return -1;
+		}
+		free(name);
+		off += o;
+		t = cm->type;
+		p = dot ? dot + 1 : NULL;
+	}
+	*out = bit ? 8 * off + (cm && cm->bit_size ? cm->bit_offset : 0) : off;
+	return 0;
+}

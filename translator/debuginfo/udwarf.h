@@ -43,6 +43,21 @@ int udwarf_lookup_global(struct session *s, const struct dbg_function *fn,
 			 const char *module, const char *loc_lit,
 			 struct dbg_location *out, char **why);
 
+/* udwarf_has_dwarf - 1 if ELF file @host has DWARF: its own, or
+ * separate debuginfo found by its build-id. */
+int udwarf_has_dwarf(const char *host);
+
+/* udwarf_offsetof - from the DWARF of ELF file @host (@target in the
+ * target machine): with @member NULL the size of type @type ("struct
+ * NAME", "NAME" of a struct, union or typedef); else the offset in bytes
+ * of member path @member ("a.b.c": members of members, anonymous structs
+ * and unions searched as C does) from the start of @type, or with @bit
+ * that member's bit position from the start of @type (a bit-field's
+ * first bit; 8 * its offset for others).  0 with *@out, or -1 with *@why
+ * (heap). */
+int udwarf_offsetof(const char *host, const char *target, const char *type,
+		    const char *member, int bit, int64_t *out, char **why);
+
 /* One inline instance of a function, from udwarf_inlines(). */
 struct udwarf_inline {
 	char *name;             /* the inlined function */
@@ -64,6 +79,7 @@ struct udwarf_stmt {
 	uint64_t addr;          /* the statement's address (link-time) */
 	char *file;             /* its source file as the line table has it */
 	int line;
+	char *label;            /* udwarf_labels: the label's name */
 };
 
 /* udwarf_statements - the statements of line @line of source files
@@ -81,6 +97,23 @@ struct udwarf_stmt {
 int udwarf_statements(const char *host, const char *func, const char *file,
 		      int line, int rel, int nearest, struct vec *out,
 		      char **err);
+
+/* udwarf_labels - the C labels matching fnmatch(3) @label in functions
+ * matching @func of ELF file @host, from its DWARF (its own or separate
+ * debuginfo by build-id; a function's out-of-line instances, an LTO
+ * partition's included, not the functions inlined into it), each at the
+ * label's address (DW_AT_low_pc; labels the compiler dropped have none
+ * and are skipped), or with @after at the first statement after the
+ * label's own source line: the lowest address above the label's where
+ * the line table starts a statement (is_stmt) of another line, within
+ * the function -- the code a macro on the label's line runs (CPython's
+ * TARGET(op) stores the frame's instruction pointer) is done there.
+ * Appended to @out as struct udwarf_stmt * (line: the label's line; with
+ * @after, that statement's), in address order per function.  Returns the
+ * number appended, or -1 with *@err (malloc'd) when the file has no
+ * DWARF. */
+int udwarf_labels(const char *host, const char *func, const char *label,
+		  int after, struct vec *out, char **err);
 
 /* udwarf_at - as udwarf_function(), with target variables resolved at
  * link-time address @pc inside the function (statement probes). */

@@ -9,6 +9,8 @@
 #include <glob.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <elfutils/libdwelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -411,4 +413,126 @@ void uelf_free_sym(struct uelf_sym *u)
 		return;
 	free(u->name);
 	free(u);
+}
+
+/* sym_in - symbol @name's value from symbol table section @scn of @elf */
+static int sym_in(Elf *elf, Elf_Scn *scn, const char *name, uint64_t *addr)
+{
+	GElf_Shdr sh;
+	Elf_Data *d;
+	size_t i, n;
+	if (!gelf_getshdr(scn, &sh) || !(d = elf_getdata(scn, NULL)) ||
+	    !sh.sh_entsize)
+		return -1;
+	n = sh.sh_size / sh.sh_entsize;
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		const char *sn;
+		if (!gelf_getsym(d, (int)i, &sym) || sym.st_shndx == SHN_UNDEF ||
+		    !(sn = elf_strptr(elf, sh.sh_link, sym.st_name)) ||
+		    strcmp(sn, name))
+			continue;
+		*addr = sym.st_value;
+		return 0;
+	}
+	return -1;
+}
+
+int uelf_symbol(const char *host, const char *name, uint64_t *addr,
+		void *buf, size_t size)
+{
+	int fd, rc = -1, pass;
+	Elf *elf = uelf_open(host, &fd, NULL);
+	if (!elf)
+		return -1;
+	for (pass = 0; pass < 2 && rc < 0; pass++) {
+		Elf_Scn *scn = NULL;
+		GElf_Shdr sh;
+		while (rc < 0 && (scn = elf_nextscn(elf, scn)))
+			if (gelf_getshdr(scn, &sh) &&
+			    sh.sh_type == (pass ? SHT_DYNSYM : SHT_SYMTAB))
+				rc = sym_in(elf, scn, name, addr);
+	}
+	if (rc == 0 && buf) {
+		uint64_t off = uelf_file_offset(elf, *addr);
+		rc = off == (uint64_t)-1 ||
+		     pread(fd, buf, size, (off_t)off) != (ssize_t)size ? -1 : 0;
+	}
+	uelf_close(elf, fd);
+	return rc;
+}
+
+uint64_t uelf_vaddr0(const char *host)
+{
+	int fd;
+	Elf *elf = uelf_open(host, &fd, NULL);
+	size_t np, k;
+	uint64_t v = 0;
+	if (elf && elf_getphdrnum(elf, &np) == 0)
+		for (k = 0; k < np; k++) {
+			GElf_Phdr ph;
+			if (gelf_getphdr(elf, (int)k, &ph) && ph.p_type == PT_LOAD) {
+				v = ph.p_vaddr & ~0xfffULL;
+				break;
+			}
+		}
+	if (elf)
+		uelf_close(elf, fd);
+	return v;
+}
+
+/* note_vaddr - the link-time address of the build-id's bytes: the
+ * NT_GNU_BUILD_ID note's descriptor in an allocated SHT_NOTE section */
+static uint64_t note_vaddr(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d;
+		GElf_Nhdr nh;
+		size_t off = 0, noff, doff;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE ||
+		    !(sh.sh_flags & SHF_ALLOC) || !(d = elf_getdata(scn, NULL)))
+			continue;
+		while ((off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0)
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    !memcmp((char *)d->d_buf + noff, "GNU", 4))
+				return sh.sh_addr + doff;
+	}
+	return 0;
+}
+
+char *uelf_build_id(const char *host, uint64_t *vaddr)
+{
+	int fd;
+	Elf *elf = uelf_open(host, &fd, NULL);
+	const unsigned char *id;
+	ssize_t n, i;
+	char *hex = NULL;
+	if (vaddr)
+		*vaddr = 0;
+	if (!elf)
+		return NULL;
+	n = dwelf_elf_gnu_build_id(elf, (const void **)&id);
+	if (n > 0) {
+		hex = xmalloc(2 * n + 1);
+		for (i = 0; i < n; i++)
+			sprintf(hex + 2 * i, "%02x", id[i]);
+		if (vaddr)
+			*vaddr = note_vaddr(elf);
+	}
+	uelf_close(elf, fd);
+	return hex;
+}
+
+int uelf_fixed(const char *host)
+{
+	int fd, r = 0;
+	Elf *elf = uelf_open(host, &fd, NULL);
+	GElf_Ehdr eh;
+	if (!elf)
+		return 0;
+	r = gelf_getehdr(elf, &eh) && eh.e_type == ET_EXEC;
+	uelf_close(elf, fd);
+	return r;
 }

@@ -4,6 +4,7 @@
 #ifndef STP_UELF_H
 #define STP_UELF_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "util.h"
 
@@ -72,6 +73,29 @@ int64_t uelf_offset(const char *host, uint64_t addr);
  * defined STT_FUNC/STT_GNU_IFUNC symbol of global or weak binding in its
  * .dynsym (what .function("NAME").exported probes); else 0. */
 int uelf_exported(const char *host, const char *name);
+
+/* uelf_symbol - the value (st_value, a link-time address) of the
+ * defined symbol @name of ELF file @host (.symtab, else .dynsym) into
+ * *@addr; with @buf, the @size bytes of the file's initialised data at
+ * that address too (a constant such as CPython's Py_Version).  0, or -1
+ * when there is no such symbol or its bytes are not in the file. */
+int uelf_symbol(const char *host, const char *name, uint64_t *addr,
+		void *buf, size_t size);
+
+/* uelf_vaddr0 - the page-aligned p_vaddr of ELF file @host's first
+ * PT_LOAD segment (what its load bias is measured from: stp_ubias), 0
+ * when it cannot be read. */
+uint64_t uelf_vaddr0(const char *host);
+
+/* uelf_build_id - ELF file @host's GNU build-id in hex (heap), or NULL
+ * when it has none; with @vaddr, the link-time address of its bytes in
+ * the loaded file (its note's descriptor; 0 when no loaded section
+ * holds it). */
+char *uelf_build_id(const char *host, uint64_t *vaddr);
+
+/* uelf_fixed - 1 if ELF file @host is ET_EXEC: loaded at its link-time
+ * addresses (a non-PIE program); else 0. */
+int uelf_fixed(const char *host);
 
 /* uelf_free_sym - free one from uelf_functions(). */
 void uelf_free_sym(struct uelf_sym *u);

@@ -17,6 +17,7 @@
 #include "elaborate.h"
 #include "parse/parse.h"
 #include "python_points.h"
+#include "pybuild.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -407,12 +408,19 @@ static int resolve_point(struct session *s, struct probe *p,
 	}
 	{
 		struct probe *np;
-		if (python_point_rewrite(s, p, pp, &np) < 0)
+		const char *interp = NULL;
+		int rc;
+		if (python_point_rewrite(s, p, pp, &np, &interp) < 0)
 			return -1;
 		if (np) {
 			if (pp->cond)
 				np->body = guard_body(pp->cond, np->body);
-			return expand_probe(s, np, depth + 1, user_pp ? user_pp : pp, chain);
+			if (interp)     /* python3("PATH")...: its points' */
+				py_scope_push(interp, &pp->loc);
+			rc = expand_probe(s, np, depth + 1, user_pp ? user_pp : pp, chain);
+			if (interp)
+				py_scope_pop();
+			return rc;
 		}
 	}
 	{

@@ -14,6 +14,7 @@
 #include "parse/parse.h"
 #include "warnings.h"
 #include "perf_read.h"
+#include "pybuild.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -1441,6 +1442,8 @@ int elaborate(struct session *s)
 	if (diag_error_count() != errors0)
 		goto out;
 	warn_and_elide(s);
+	if (py_layouts(s) < 0)
+		goto out;
 	rc = 0;
 out:
 	free_lib_index();

@@ -116,7 +116,7 @@ int list_probe_points(struct session *s, struct strbuf *out)
 	struct stapfile *f;
 	struct probe_point *pat;
 	struct vec lines = {0}, als = {0};
-	const char *const *t;
+	const char *const *t, *interp = NULL;
 	int i, j;
 
 	f = parse_script("<pattern>", text, 0);
@@ -127,6 +127,16 @@ int list_probe_points(struct session *s, struct strbuf *out)
 		return -1;
 	}
 	pat = ((struct probe *)f->probes.items[0])->points.items[0];
+	{
+		/* python3("PATH").REST lists the python3.REST aliases so
+		 * named (python_points.c) */
+		struct pp_component *c0 = pat->components.items[0];
+		if (!strcmp(c0->name, "python3") && c0->arg &&
+		    c0->arg->kind == E_STR && pat->components.n > 1) {
+			interp = c0->arg->str;
+			c0->arg = NULL;
+		}
+	}
 	for (i = -1; i < s->library.n; i++) {
 		struct stapfile *lf = i < 0 ? s->user : s->library.items[i];
 		for (j = 0; j < lf->aliases.n; j++) {
@@ -136,6 +146,16 @@ int list_probe_points(struct session *s, struct strbuf *out)
 			if (!pp_matches_alias(pat, a->name))
 				continue;
 			name = probe_point_str(a->name);
+			if (interp && strncmp(name, "python3.", 8)) {
+				free(name);
+				continue;
+			}
+			if (interp) {
+				char *n = xasprintf("python3(\"%s\")%s", interp,
+						    name + 7);
+				free(name);
+				name = n;
+			}
 			for (k = 0; k < lines.n; k++)
 				if (!strncmp(lines.items[k], name, strlen(name)) &&
 				    (((char *)lines.items[k])[strlen(name)] == 0 ||

@@ -21,6 +21,14 @@
  * (the assignments the body does not read are dropped by pass 2).  In
  * the body, $NAME is the Python variable NAME as text and $$parms,
  * $$locals, $$vars the frame's variables (python_var()).
+ *
+ *   python3("PATH").REST
+ *
+ * names the interpreter (a program, a library, a program linking one) of
+ * the python3 point python3.REST (python3.function.entry, .module(...)
+ * ...): the probe on python3.REST is expanded with PATH as the
+ * interpreter every point of its expansion derives in (elaborate/
+ * pybuild.h: py_scope_push, by aliases.c).
  */
 #include "python_points.h"
 
@@ -160,8 +168,47 @@ static void python_var(void *arg, struct expr *e, int *skip)
 	vec_push(&e->args, obj);
 }
 
+/* interp_rewrite - python3("PATH").REST: a probe on python3.REST with
+ * @p's body, *@interp PATH */
+static int interp_rewrite(struct probe *p, struct probe_point *pp,
+			  struct probe **out, const char **interp)
+{
+	struct pp_component *c0 = comp(pp, 0), *c;
+	struct probe_point *q;
+	struct probe *np;
+	int i;
+	if (!c0->arg || c0->arg->kind != E_STR || !*c0->arg->str) {
+		diag_error(&pp->loc, "python3(...) needs a string literal: the "
+			   "interpreter's path, program or library name");
+		return -1;
+	}
+	if (!comp(pp, 1)) {
+		diag_error(&pp->loc, "python3(\"%s\") must be followed by a "
+			   "python3 probe point (.function.entry, .module(...)"
+			   "...)", c0->arg->str);
+		return -1;
+	}
+	q = xmalloc(sizeof(*q));
+	*q = *pp;
+	q->cond = NULL;
+	memset(&q->components, 0, sizeof(q->components));
+	c = xcalloc(1, sizeof(*c));
+	c->name = "python3";
+	vec_push(&q->components, c);
+	for (i = 1; i < pp->components.n; i++)
+		vec_push(&q->components, pp->components.items[i]);
+	np = xcalloc(1, sizeof(*np));
+	np->loc = p->loc;
+	np->body = stmt_copy(p->body);
+	vec_push(&np->points, q);
+	*out = np;
+	*interp = c0->arg->str;
+	return 1;
+}
+
 int python_point_rewrite(struct session *s, struct probe *p,
-			 struct probe_point *pp, struct probe **out)
+			 struct probe_point *pp, struct probe **out,
+			 const char **interp)
 {
 	struct pp_component *c0 = comp(pp, 0), *c1 = comp(pp, 1),
 		*c2 = comp(pp, 2), *c3 = comp(pp, 3);
@@ -178,11 +225,13 @@ int python_point_rewrite(struct session *s, struct probe *p,
 
 	(void)s;
 	*out = NULL;
+	if (is(c0, "python3") && c0->arg)
+		return interp_rewrite(p, pp, out, interp);
 	if (!(is(c0, "python3") || is(c0, "python2")) || !is(c1, "module"))
 		return 0;
 	if (is(c0, "python2")) {
 		diag_error(loc, "python2.module(...) probes: there is no Python 2 "
-			   "here; python3.module(...) traces Debian's python3.11");
+			   "here; python3.module(...) traces CPython 3.11");
 		return -1;
 	}
 	if (literal(c1, pp, "python3.module", "the module name (a glob)", &mod) < 0)

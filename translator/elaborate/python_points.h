@@ -1,5 +1,5 @@
 /* python_points.h - pass 2: python3.module("M").function("F")[.call|.return]
- * probe points (python_points.c). */
+ * and python3("PATH")... probe points (python_points.c). */
 #ifndef STP_PYTHON_POINTS_H
 #define STP_PYTHON_POINTS_H
 
@@ -12,8 +12,11 @@
  * body behind the filter the point names, and return 1; 0 (*@out NULL)
  * for any other point; -1 after an error on a malformed one (a
  * non-string argument, a missing .function, an unknown suffix, a line
- * part, python2). */
+ * part, python2).  A point python3("PATH").REST gives a probe on
+ * python3.REST with @p's body and *@interp = PATH: the interpreter
+ * the points its expansion derives are in (elaborate/pybuild.h). */
 int python_point_rewrite(struct session *s, struct probe *p,
-			 struct probe_point *pp, struct probe **out);
+			 struct probe_point *pp, struct probe **out,
+			 const char **interp);
 
 #endif

@@ -34,6 +34,7 @@ extern const struct family family_perf;                /* perf.c */
 extern const struct family family_kernel, family_module; /* kernel.c */
 extern const struct family family_process;             /* process.c */
 extern const struct family family_netfilter;           /* netfilter.c */
+extern const struct family family_python3;             /* python3.c */
 
 /* match_kernel_trace - kernel.trace("SUBSYS:NAME"), dispatched to by the
  * kernel family (tracepoint.c). */

@@ -1,5 +1,6 @@
 /* process.c - user-space probe points:
  *   process("PATH").function("PATTERN")[.call|.return]
+ *   process("PATH").function("PATTERN").label("LABEL")[.after]
  *   process("PATH").statement("FUNC@FILE:LINE"|"FUNC@FILE+N")[.nearest]
  *   process("PATH").plt("NAME")
  *   process("PATH").library("LIB").function/.statement/.mark(...)
@@ -28,6 +29,9 @@
  * uelf_plt()), $$name its symbol; .plt("NAME").return when it returns.
  * Without PATH (but for .begin/.end/.thread), PATH is the program of the
  * -c command (its first word) or of the -x process, as in SystemTap.
+ * .function("F").label("L"): each C label matching L in the functions
+ * matching F, at its address, from the DWARF (SystemTap's); .after
+ * (ours) moves it to the first statement after the label's own line.
  * .statement: the lowest address where the program's line table starts a
  * statement of LINE in each function matching FUNC (debuginfo/udwarf.c),
  * with the function's $PARAMs where they are at that address;
@@ -81,6 +85,7 @@ static int derive_inlines(struct session *s, struct probe *p,
 			d->path = xstrdup(target);
 			d->symbol = xstrdup(u->name);
 			d->offset = off;
+			d->uvaddr = u->addr;
 			d->fn = u->fn;
 			made++;
 		}
@@ -130,6 +135,7 @@ static int derive_functions(struct session *s, struct probe *p,
 		d->path = xstrdup(target);
 		d->symbol = xstrdup(u->name);
 		d->offset = (int64_t)u->offset;
+		d->uvaddr = u->addr;
 		d->is_return = is_return;
 		d->wildcard = n > 1;
 		/* $PARAM, $LOCAL & co from the program's DWARF, if built -g */
@@ -185,6 +191,7 @@ static int derive_marks(struct session *s, struct probe *p,
 				       u->name);
 		d->path = xstrdup(target);
 		d->offset = (int64_t)u->offset;
+		d->uvaddr = u->pc;
 		d->ref_ctr = (int64_t)u->sem_offset;
 		d->fn = usdt_function(u, &err);
 		d->wildcard = n > 1;
@@ -225,6 +232,7 @@ static int derive_plt(struct session *s, struct probe *p,
 		d->path = xstrdup(target);
 		d->symbol = xstrdup(u->name);
 		d->offset = (int64_t)u->offset;
+		d->uvaddr = u->addr;
 		d->is_return = is_return;
 		d->plt = 1;
 		d->wildcard = n > 1;
@@ -232,6 +240,31 @@ static int derive_plt(struct session *s, struct probe *p,
 	}
 	free(v.items);
 	return 0;
+}
+
+/* stmt_probe - a DP_UPROBE named @text (heap, consumed) at statement @u
+ * of @host (@target in the target machine), one of @n a point derived,
+ * with target variables there; none when no segment holds its address */
+static void stmt_probe(struct session *s, struct probe *p,
+		       struct probe_point *pp, const char *target,
+		       const char *host, const struct udwarf_stmt *u, int n,
+		       char *text)
+{
+	int64_t off = uelf_offset(host, u->addr);
+	struct derived_probe *d;
+	if (off < 0) {
+		free(text);
+		return;
+	}
+	d = new_derived(s, DP_UPROBE, p, pp);
+	free(d->pp_text);
+	d->pp_text = text;
+	d->path = xstrdup(target);
+	d->symbol = xstrdup(u->func);
+	d->offset = off;
+	d->uvaddr = u->addr;
+	d->wildcard = n > 1;
+	d->fn = udwarf_at(host, target, u->func_addr, u->addr, u->func);
 }
 
 /* derive_statements - a DP_UPROBE for each statement "FUNC@FILE:LINE"
@@ -269,24 +302,45 @@ static int derive_statements(struct session *s, struct probe *p,
 			   target, file, rel ? '+' : ':', line, func);
 	for (i = 0; i < (n > 0 ? n : 0); i++) {
 		struct udwarf_stmt *u = st.items[i];
-		int64_t off = uelf_offset(host, u->addr);
-		struct derived_probe *d;
-		if (off < 0)
-			continue;
-		d = new_derived(s, DP_UPROBE, p, pp);
-		free(d->pp_text);
-		d->pp_text = xasprintf("process(\"%s\").statement(\"%s@%s:%d\")",
-				       target, u->func, u->file, u->line);
-		d->path = xstrdup(target);
-		d->symbol = xstrdup(u->func);
-		d->offset = off;
-		d->wildcard = n > 1;
-		d->fn = udwarf_at(host, target, u->func_addr, u->addr, u->func);
+		stmt_probe(s, p, pp, target, host, u, n, xasprintf(
+				   "process(\"%s\").statement(\"%s@%s:%d\")",
+				   target, u->func, u->file, u->line));
 	}
 	free(func);
 	free(file);
 	free(err);
 	free(st.items);
+	return n < 0 || (!n && !pp->optional) ? -1 : 0;
+}
+
+/* derive_labels - a DP_UPROBE at each label matching @label in the
+ * functions matching @func (.function("F").label("L")), or with @after
+ * (.label("L").after) at the first statement after the label's line
+ * (udwarf_labels); target variables at that address: 0, or -1 after a
+ * diagnostic */
+static int derive_labels(struct session *s, struct probe *p,
+			 struct probe_point *pp, struct pp_component *c,
+			 const char *target, const char *host,
+			 const char *func, const char *label, int after)
+{
+	struct vec v = {0};
+	char *err = NULL;
+	int n = udwarf_labels(host, func, label, after, &v, &err), i;
+	if (n < 0)
+		diag_error(&c->arg->loc, "%s", err);
+	else if (!n && !pp->optional)
+		diag_error(&c->arg->loc, "no label of %s matches \"%s\" in a "
+			   "function matching \"%s\" (in its DWARF%s)", target,
+			   label, func, after ? ", with a statement after it" :
+			   "");
+	for (i = 0; i < (n > 0 ? n : 0); i++) {
+		struct udwarf_stmt *u = v.items[i];
+		stmt_probe(s, p, pp, target, host, u, n, xasprintf(
+				   "process(\"%s\").function(\"%s\").label(\"%s\")%s",
+				   target, u->func, u->label, after ? ".after" : ""));
+	}
+	free(err);
+	free(v.items);
 	return n < 0 || (!n && !pp->optional) ? -1 : 0;
 }
 
@@ -570,6 +624,20 @@ static int derive_in(struct session *s, struct probe *p,
 		return 0;
 	}
 	rc = str_arg(c, pp, &pat);
+	if (rc == 0 && pp_is(pp_comp(pp, b + 1), "label")) {
+		const char *label;
+		int after = pp_is(pp_comp(pp, b + 2), "after") &&
+			!pp_comp(pp, b + 2)->arg;
+		rc = str_arg(pp_comp(pp, b + 1), pp, &label);
+		if (rc == 0)
+			rc = extra_components(pp, b + 2 + after);
+		if (rc == 0)
+			rc = derive_labels(s, p, pp, pp_comp(pp, b + 1), target,
+					   host, pat, label, after);
+		free(target);
+		free(host);
+		return rc;
+	}
 	for (; rc == 0 && pp_comp(pp, i); i++) {
 		struct pp_component *m = pp_comp(pp, i);
 		if (pp_is(m, "return") && !m->arg && !is_return &&
@@ -751,6 +819,8 @@ static const char *const process_forms[] = {
 	"process(STRING).function(STRING).inline",
 	"process(STRING).function(STRING).exported",
 	"process(STRING).function(STRING).exported.return",
+	"process(STRING).function(STRING).label(STRING)",
+	"process(STRING).function(STRING).label(STRING).after",
 	"process(STRING).statement(STRING)",
 	"process(STRING).statement(STRING).nearest",
 	"process(STRING).plt(STRING)",

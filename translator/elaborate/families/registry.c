@@ -26,6 +26,7 @@ static const struct family *const families[] = {
 	&family_module,
 	&family_process,
 	&family_netfilter,
+	&family_python3,
 };
 
 #define NFAMILIES (sizeof(families) / sizeof(families[0]))
