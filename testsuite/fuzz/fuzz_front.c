@@ -70,6 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s.unoptimized = size & 1;
 	s.guru = (size & 2) != 0;
 	vec_push(&s.include_dirs, (void *)FUZZ_INCLUDE_DIR);
+	load_tapset_macros(&s);
 	s.user = parse_script(name, text, 0);
 	if (s.user) {
 		struct strbuf out = {0};
@@ -103,6 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	diag_quiet = 0;
 	diag_reset();
+	util_reset_caches();
 	preproc_reset();
 	source_reset();
 	util_free_tracked();
