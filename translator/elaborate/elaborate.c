@@ -501,9 +501,10 @@ static void resolve_expr(struct scope *sc, struct expr *e, int lvalue)
 		resolve_expr(sc, e->a, 1);
 		resolve_expr(sc, e->b, 0);
 		if (e->a && (e->a->kind == E_SYM || e->a->kind == E_INDEX) &&
-		    e->a->sym && e->a->sym->kind != SYM_GLOBAL)
-			diag_error(&e->a->loc, "statistics are kept in globals "
-				   "only: declare 'global %s'", e->a->sym->name);
+		    e->a->sym && e->a->sym->kind == SYM_PARAM)
+			diag_error(&e->a->loc, "'%s' is a function parameter, "
+				   "which holds a long or a string, not "
+				   "statistics", e->a->sym->name);
 		else if (e->a && e->a->kind != E_SYM && e->a->kind != E_INDEX)
 			diag_error(&e->loc, "'<<<' needs a global variable or "
 				   "array element on its left");
@@ -653,12 +654,7 @@ static void resolve_stmt(struct scope *sc, struct stmt *st)
 		resolve_stmt(sc, st->body);
 		sc->loops--;
 		break;
-	case S_RETURN:
-		if (!sc->func)
-			diag_error(&st->loc, "'return' outside a function (use "
-				   "'next' to leave a probe)");
-		/* fall through */
-	default:
+	default:   /* (a 'return' outside functions: refused by pass 1) */
 		resolve_expr(sc, st->init, 0);
 		resolve_expr(sc, st->e, 0);
 		resolve_expr(sc, st->step, 0);
@@ -804,13 +800,8 @@ static void infer_print(struct infer *in, struct expr *e)
 		struct expr *f = e->args.n ? e->args.items[0] : NULL;
 		enum stp_type types[64];
 		int n;
-		if (!f || f->kind != E_STR) {
-			if (in->report)
-				diag_error(f ? &f->loc : &e->loc, "%s needs a "
-					   "literal format string first",
-					   e->name);
-			return;
-		}
+		if (!f || f->kind != E_STR)
+			return;   /* refused by pass 1 */
 		n = printf_arg_types(f->str, f->str_len, types, 64, &f->loc,
 				     in->report);
 		if (n < 0)
@@ -830,12 +821,8 @@ static void infer_print(struct infer *in, struct expr *e)
 		return;
 	}
 	if (is_d) {
-		if (e->args.n < 2) {
-			if (in->report)
-				diag_error(&e->loc, "%s needs a delimiter and at "
-					   "least one value", e->name);
-			return;
-		}
+		if (e->args.n < 2)
+			return;   /* refused by pass 1 */
 		infer_expr(in, e->args.items[0], TYPE_STRING);
 		expect(in, e->args.items[0], TYPE_STRING);
 		first = 1;
@@ -1362,21 +1349,7 @@ int elaborate(struct session *s)
 
 	diag_error_kind = "semantic error";
 	check_duplicates(s->user);
-	if (!s->guru) {
-		/* embedded C: tapsets may have it, scripts only in guru mode */
-		for (i = 0; i < s->user->embed_locs.n; i++)
-			diag_error(s->user->embed_locs.items[i], "embedded C "
-				   "(%%{ ... %%}) in a script is allowed in "
-				   "guru mode (-g) only");
-		for (i = 0; i < s->user->functions.n; i++) {
-			struct functiondecl *fn = s->user->functions.items[i];
-			if (fn->embedded_c && strncmp(fn->name,
-			    EMBEDDED_EXPR_PREFIX, strlen(EMBEDDED_EXPR_PREFIX)))
-				diag_error(&fn->loc, "function '%s' is in "
-					   "embedded C, which a script may have "
-					   "in guru mode (-g) only", fn->name);
-		}
-	}
+	/* (embedded C outside guru mode and tapsets: refused by pass 1) */
 	/* Globals the user script declares are part of the program even when
 	 * unused (so that their initialisers and printing apply); unused ones
 	 * are elided later (warnings.c) unless -u. */
@@ -1426,6 +1399,7 @@ int elaborate(struct session *s)
 		goto out;
 	}
 	elide_unused(s);
+	elide_dead_code(s);
 	infer_all(s, 0);
 	if (diag_error_count() != errors0)
 		goto out;
