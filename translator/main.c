@@ -568,6 +568,7 @@ static int run_passes(struct session *s)
 
 	/* pass 1 */
 	cfg.kernel_release = s->kernel_release;
+	cfg.sysroot = s->sysroot;
 	/* SystemTap's guru-only functions are ordinary tapset functions that
 	 * only a guru-mode script may call, and --dump-functions lists them
 	 * either way; ours are defined in guru mode only (%( guru_mode == 1

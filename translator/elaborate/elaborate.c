@@ -744,6 +744,30 @@ static void check_statop_args(const struct expr *e)
 			   "literal from 0 to %d", STAT_MAX_SHIFT);
 }
 
+/* check_hist_args - @hist_linear(s, START, STOP, STEP) takes number
+ * literals with START below STOP and STEP positive (they size the
+ * histogram when the module is built) */
+static void check_hist_args(const struct expr *e)
+{
+	const struct expr *a[3];
+	int i;
+	if (strcmp(e->name, "hist_linear") || e->args.n != 3)
+		return;
+	for (i = 0; i < 3; i++) {
+		a[i] = e->args.items[i];
+		if (a[i]->kind != E_NUM) {
+			diag_error(&a[i]->loc, "@hist_linear's start, stop and "
+				   "step are number literals");
+			return;
+		}
+	}
+	if (a[2]->num <= 0)
+		diag_error(&a[2]->loc, "@hist_linear's step must be positive");
+	else if (a[1]->num <= a[0]->num)
+		diag_error(&a[1]->loc, "@hist_linear's stop must be above its "
+			   "start");
+}
+
 /* note_sym_type - after a type error on @e, show where the variable @e
  * names got its type. */
 static void note_sym_type(const struct expr *e)
@@ -1066,6 +1090,8 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 			infer_expr(in, e->args.items[i], TYPE_LONG);
 		if (e->kind == E_STATOP && in->report)
 			check_statop_args(e);
+		if (e->kind == E_HIST && in->report)
+			check_hist_args(e);
 		t = e->kind == E_HIST ? TYPE_UNKNOWN : TYPE_LONG;
 		break;
 	case E_ENTRY:
@@ -1316,6 +1342,25 @@ static void use_all_lib_functions(struct session *s, struct vec *worklist)
 	}
 }
 
+/* check_array_options - `global x[SIZE]` and `global x%` (wrap when
+ * full) are for arrays: an error on a global used as a scalar */
+static void check_array_options(struct session *s)
+{
+	int i;
+	for (i = 0; i < s->globals.n; i++) {
+		struct sym *g = s->globals.items[i];
+		if (g->arity || !(g->read || g->written) ||
+		    !(g->wrap || g->maxsize))
+			continue;
+		diag_error(&g->loc, "%s is for arrays, but '%s' is used as a "
+			   "scalar", g->wrap ? "'%' (wrap when full)" :
+			   "an array size", g->name);
+		if (g->use_loc.file)
+			diag_note(&g->use_loc, "'%s' is used as a scalar here",
+				  g->name);
+	}
+}
+
 /* deleted_written - a 'delete NAME' writes NAME: once every use has fixed
  * the shapes, mark the deleted variables written. */
 static void deleted_written(struct session *s)
@@ -1388,6 +1433,7 @@ int elaborate(struct session *s)
 		vec_push(&s->functions, sc.worklist.items[i]);
 	free(sc.worklist.items);
 	deleted_written(s);
+	check_array_options(s);
 	perf_reads_resolve(s);
 	privilege_check(s);
 

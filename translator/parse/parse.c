@@ -64,7 +64,7 @@ struct parser {
 static const char *const keywords[] = {
 	"probe", "global", "function", "private", "if", "else", "for",
 	"foreach", "in", "limit", "while", "break", "continue", "next",
-	"return", "delete", "try", "catch", NULL,
+	"return", "delete", "try", "catch", "string", "long", NULL,
 };
 
 static int is_keyword(const char *s)
@@ -524,6 +524,9 @@ static struct expr *parse_primary(struct parser *p)
 			parse_target_chain(p, e);
 			return e;
 		}
+		if (!strcmp(t->text, "long") || !strcmp(t->text, "string"))
+			fail_at(p, t, "'%s' is a keyword (a type), not a "
+				"variable or function name", t->text);
 		if (is_keyword(t->text))
 			expected(p, "an expression");
 		next(p);

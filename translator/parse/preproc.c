@@ -13,6 +13,7 @@
 
 struct macro {
 	const char *name;
+	struct source_loc loc;    /* where its name is defined */
 	struct vec params;        /* const char * */
 	struct tokvec body;
 	struct macro *next;
@@ -87,13 +88,14 @@ static void forget_config(void)
 
 static const char *default_config_lookup(const char *name, void *data)
 {
-	const char *rel = data;
+	const struct pp_config *cfg = data;
 	if (!cfg_loaded) {
-		char path[256], line[1024];
+		char path[512], line[1024];
 		FILE *fp;
 		cfg_loaded = 1;
 		util_on_reset(forget_config);
-		snprintf(path, sizeof(path), "/boot/config-%s", rel ? rel : "");
+		snprintf(path, sizeof(path), "%s/boot/config-%s",
+			 cfg->sysroot ? cfg->sysroot : "", cfg->kernel_release);
 		fp = fopen(path, "r");
 		while (fp && fgets(line, sizeof(line), fp)) {
 			char *eq = strchr(line, '=');
@@ -136,7 +138,7 @@ void pp_config_defaults(struct pp_config *cfg)
 		cfg->privilege = "stapdev";
 	if (!cfg->config_lookup) {
 		cfg->config_lookup = default_config_lookup;
-		cfg->config_data = (void *)cfg->kernel_release;
+		cfg->config_data = cfg;   /* parse.c's copy: it stays */
 	}
 }
 
@@ -281,6 +283,18 @@ static const char *need_string(struct pp *pp, const struct token *r,
 	return r->text;
 }
 
+/* known_left - an identifier a condition may compare */
+static int known_left(const char *n)
+{
+	static const char *const names[] = { "kernel_v", "kernel_vr",
+		"systemtap_v", "arch", "runtime", "systemtap_privilege",
+		"guru_mode", NULL };
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(names[i], n))
+			return 1;
+	return 0;
+}
+
 static int cond_compare(struct pp *pp, struct cond *c)
 {
 	static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", NULL };
@@ -291,6 +305,14 @@ static int cond_compare(struct pp *pp, struct cond *c)
 	if (!l)
 		pp_fail(pp, &c->t[c->end], "incomplete preprocessor condition: "
 			"expected a comparison before '%%?'");
+	if (!(l->type == T_STR || l->type == T_NUM || tok_is(l, "-") ||
+	      (l->type == T_IDENT && (!strncmp(l->text, "CONFIG_", 7) ||
+				      known_left(l->text)))))
+		pp_fail(pp, l, "unexpected %s in a preprocessor condition "
+			"(expected LEFT OP RIGHT, LEFT one of kernel_v, "
+			"kernel_vr, systemtap_v, arch, runtime, "
+			"systemtap_privilege, guru_mode, CONFIG_..., a string "
+			"or a number)", tok_describe(l));
 	op = cond_token(pp, c);
 	for (i = 0; op && ops[i]; i++)
 		if (tok_is(op, ops[i]))
@@ -374,12 +396,7 @@ static int cond_compare(struct pp *pp, struct cond *c)
 			pp_fail(pp, r, "a number is compared with a number literal");
 		return compare_result(op->text, a < b ? -1 : a > b);
 	}
-	if (l->type == T_STR)
-		pp_fail(pp, r, "a string is compared with a string literal");
-	pp_fail(pp, l, "unexpected %s in a preprocessor condition (expected "
-		"kernel_v, kernel_vr, systemtap_v, arch, runtime, "
-		"systemtap_privilege, guru_mode, CONFIG_..., or two strings or "
-		"two numbers to compare)", tok_describe(l));
+	pp_fail(pp, r, "a string is compared with a string literal");
 }
 
 static int cond_and(struct pp *pp, struct cond *c)
@@ -453,7 +470,16 @@ static int define_macro(struct pp *pp, const struct token *t, int n, int i)
 	if (i >= n || t[i].type != T_IDENT || t[i].text[0] == '$' || t[i].text[0] == '@')
 		pp_fail(pp, i < n ? &t[i] : d, "expected a macro name after '@define'");
 	struct macro *m = xcalloc(1, sizeof(*m));
+	m->loc = t[i].loc;
 	m->name = t[i++].text;
+	for (struct macro *o = macros; o && o != library_macros; o = o->next)
+		if (!strcmp(o->name, m->name)) {
+			/* a file may shadow the library's, not its own */
+			diag_error(&t[i - 1].loc, "macro '@%s' is defined "
+				   "twice in this file", m->name);
+			diag_note(&o->loc, "its first definition is here");
+			longjmp(pp->fail, 1);
+		}
 	if (i < n && tok_is(&t[i], "(") && t[i].off == t[i - 1].end) {
 		i++;
 		while (i < n && !tok_is(&t[i], ")")) {
