@@ -14,6 +14,7 @@
 #include "parse/parse.h"
 #include "warnings.h"
 #include "perf_read.h"
+#include "fold.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -1444,6 +1445,8 @@ int elaborate(struct session *s)
 		infer_all(s, 1);
 		goto out;
 	}
+	autocast_index(s);    /* @defined(p->f) of a local p: fold_constants */
+	fold_constants(s);
 	elide_unused(s);
 	elide_dead_code(s);
 	infer_all(s, 0);
