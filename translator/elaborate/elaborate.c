@@ -280,6 +280,11 @@ static int fn_priority(const struct session *s, const struct functiondecl *fn)
 	return 1;
 }
 
+/* The tapset functions overload_chain left out because a script's
+ * function of the same name and arity never passes the call on: pairs
+ * (the script's first, the tapset's), checked by check_shadowed. */
+static struct vec shadowed;
+
 /* overload_chain - into @out, the functions a call of @fn's name and
  * arity runs, in order: the script's of that name and arity and the
  * tapsets' first, by priority (function f():N; else 0 in the script, 1
@@ -309,11 +314,54 @@ static void overload_chain(struct session *s, struct functiondecl *fn,
 			/* the rest never run: the tapsets' is left out, the
 			 * script's are still checked */
 			for (j = i + 1; j < out->n; j++)
-				if (out->items[j] == lib)
+				if (out->items[j] == lib) {
 					memmove(&out->items[j], &out->items[j + 1],
 						(--out->n - j) * sizeof(void *));
+					vec_push(&shadowed, out->items[0]);
+					vec_push(&shadowed, lib);
+				}
 			break;
 		}
+}
+
+/* check_shadowed - a tapset function left out of a call's overloads is
+ * still one of them (SystemTap types a call by all of them): the types
+ * it declares must be those of the script's function of its name */
+static void check_shadowed(void)
+{
+	int i, k;
+	for (i = 0; i + 1 < shadowed.n; i += 2) {
+		struct functiondecl *f = shadowed.items[i];
+		struct functiondecl *lib = shadowed.items[i + 1];
+		int seen = 0;
+		for (k = 0; k < i && !seen; k += 2)
+			seen = shadowed.items[k] == f && shadowed.items[k + 1] == lib;
+		if (seen)
+			continue;
+		if (lib->ret != TYPE_UNKNOWN && f->ret != TYPE_UNKNOWN &&
+		    lib->ret != f->ret) {
+			diag_error(&f->loc, "function '%s' returns a %s, but the "
+				   "tapset's %s(), which it overloads, returns a "
+				   "%s", f->name, type_name(f->ret), lib->name,
+				   type_name(lib->ret));
+			diag_note(&lib->loc, "the tapset's %s() is here",
+				  lib->name);
+		}
+		for (k = 0; k < f->params.n && k < lib->params.n; k++) {
+			struct sym *a = f->params.items[k];
+			struct sym *b = lib->params.items[k];
+			if (a->type == TYPE_UNKNOWN || b->type == TYPE_UNKNOWN ||
+			    a->type == b->type)
+				continue;
+			diag_error(&a->loc, "parameter '%s' of %s() is a %s, but "
+				   "the tapset's %s(), which it overloads, takes "
+				   "a %s there", a->name, f->name,
+				   type_name(a->type), lib->name,
+				   type_name(b->type));
+			diag_note(&lib->loc, "the tapset's %s() is here",
+				  lib->name);
+		}
+	}
 }
 
 /* number_overloads - each function's overload_ix: how many functions of
@@ -1450,6 +1498,7 @@ int elaborate(struct session *s)
 	elide_unused(s);
 	elide_dead_code(s);
 	infer_all(s, 0);
+	check_shadowed();
 	if (diag_error_count() != errors0)
 		goto out;
 	autocast_index(s);
@@ -1467,6 +1516,8 @@ int elaborate(struct session *s)
 	rc = 0;
 out:
 	free_lib_index();
+	free(shadowed.items);
+	memset(&shadowed, 0, sizeof(shadowed));
 	diag_error_kind = kind;
 	return rc;
 }
