@@ -64,7 +64,6 @@ static struct ctype *struct_of(struct ctype *t)
 
 struct ret_walk {
 	struct session *s;
-	struct derived_probe *d;    /* the probe the call is made in */
 	int depth;
 	struct ctype *found;
 };
@@ -75,7 +74,7 @@ static void find_return(struct ret_walk *r, struct stmt *st)
 	if (!st || r->found)
 		return;
 	if (st->kind == S_RETURN && st->e) {
-		r->found = pointee(r->s, r->d, st->e, r->depth);
+		r->found = pointee(r->s, NULL, st->e, r->depth);
 		return;
 	}
 	for (i = 0; i < st->stmts.n; i++)
@@ -135,7 +134,7 @@ static struct ctype *pointee(struct session *s, struct derived_probe *d,
 		}
 		return NULL;
 	case E_CALL: {
-		struct ret_walk r = { s, d, depth + 1, NULL };
+		struct ret_walk r = { s, depth + 1, NULL };
 		if (!e->func || !e->func->body)
 			return NULL;
 		find_return(&r, e->func->body);
