@@ -154,7 +154,8 @@ void pp_config_defaults(struct pp_config *cfg)
 
 /* arg_tokens - append to @out the tokens T_ARG/$#/@# token @t stands
  * for.  An argument's own tokens are placed in a source named after it
- * ("<argument $1>"), so that errors in it quote its text. */
+ * and where it is used ("<argument $1 at s.stp:3:9>"), so that errors in
+ * it quote its text and say where it came in. */
 static void arg_tokens(struct pp *pp, const struct token *t, struct tokvec *out)
 {
 	struct token n = *t;
@@ -186,7 +187,8 @@ static void arg_tokens(struct pp *pp, const struct token *t, struct tokvec *out)
 		n.len = strlen(arg);
 		tokvec_push(out, &n);
 	} else {
-		char *file = xasprintf("<argument %s>", t->text);
+		char *file = xasprintf("<argument %s at %s:%d:%d>", t->text,
+				       t->loc.file, t->loc.line, t->loc.col);
 		int before = out->n;
 		source_register(file, arg);
 		if (lex_file(file, arg, out) < 0)
