@@ -18,6 +18,7 @@
 #include <getopt.h>
 #include "opts_unsupported.h"
 #include "opts_misc.h"
+#include "opts_check.h"
 #include "interactive.h"
 #include <signal.h>
 #include <stdio.h>
@@ -335,6 +336,8 @@ static int parse_options(struct session *s, int argc, char **argv)
 	 * (`stap s.stp -x PID ARG`); every word after `--` is an argument */
 	while ((c = getopt_long(argc, argv, STAP_SHORTOPTS,
 				longopts, NULL)) != -1) {
+		if (optarg && opts_check(c, optarg) < 0)
+			return -1;
 		switch (c) {
 		case 'h': usage(stdout); exit(0);
 		case 'V':
@@ -469,7 +472,7 @@ static int parse_options(struct session *s, int argc, char **argv)
 		fprintf(stderr, "stap: --suppress-time-limits needs guru mode (-g)\n");
 		return -1;
 	}
-	if (opts_misc_finish(s, argc - optind) < 0)
+	if (opts_misc_finish(s, argc - optind) < 0 || opts_check_finish(s) < 0)
 		return -1;
 	if (cache_run.clean) {
 		if (cache_clean() < 0)
@@ -565,6 +568,7 @@ static int run_passes(struct session *s)
 
 	/* pass 1 */
 	cfg.kernel_release = s->kernel_release;
+	cfg.sysroot = s->sysroot;
 	/* SystemTap's guru-only functions are ordinary tapset functions that
 	 * only a guru-mode script may call, and --dump-functions lists them
 	 * either way; ours are defined in guru mode only (%( guru_mode == 1

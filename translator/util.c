@@ -270,6 +270,26 @@ void source_reset(void)
 	sources = NULL;
 }
 
+static void (*reset_fns[64])(void);
+static int n_reset_fns;
+
+void util_on_reset(void (*fn)(void))
+{
+	int i;
+	for (i = 0; i < n_reset_fns; i++)
+		if (reset_fns[i] == fn)
+			return;
+	if (n_reset_fns == (int)(sizeof(reset_fns) / sizeof(reset_fns[0])))
+		abort();   /* a new cache: raise the bound */
+	reset_fns[n_reset_fns++] = fn;
+}
+
+void util_reset_caches(void)
+{
+	while (n_reset_fns > 0)
+		reset_fns[--n_reset_fns]();
+}
+
 void source_register(const char *file, const char *text)
 {
 	struct source_text *s = xmalloc(sizeof(*s));

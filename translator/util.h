@@ -130,6 +130,18 @@ void stp_free(void *p);
 /* source_reset - forget every registered source text. */
 void source_reset(void);
 
+/* Caches that live as long as the process (opened debuginfo, symbol
+ * tables, the tapsets' macros...) hold what one run of the translator
+ * found.  A cache registers how to forget it with util_on_reset(@fn) when
+ * it is first filled (registering the same @fn again is a no-op; at most
+ * 64 of them).  util_reset_caches() calls every registered @fn, latest
+ * first, and forgets them: each drops its pointers and releases what is
+ * not x*alloc'd memory (libdw handles, sqlite connections).  The fuzz
+ * harness calls it between inputs, before it frees the input's blocks;
+ * stap itself never needs to. */
+void util_on_reset(void (*fn)(void));
+void util_reset_caches(void);
+
 /* verbose level of the stap driver (-v count), read by every pass. */
 extern int stp_verbose;
 

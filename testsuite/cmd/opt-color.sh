@@ -6,7 +6,7 @@
 set -u
 fail() { echo "FAIL: $*"; exit 1; }
 E=$(printf '\033')
-S='probe begin { y; exit() }'
+S='probe begin { y; println(y); exit() }'
 diag() { "$STAP" "$@" -p2 -e "$S" 2>&1 >/dev/null; }
 # --color alone is always; the default colors
 err=$(unset SYSTEMTAP_COLORS; diag --color)

@@ -10,7 +10,7 @@ export SYSTEMTAP_DIR=$PWD/sd
 command -v sqlite3 > /dev/null || fail "the sqlite3 client is not installed (quickstart installs it)"
 cat > s.stp <<'STP'
 global unused, n
-probe input.char { n++; c = char }
+probe input.char { n++; c = char; n += c == "q" }
 function f() { return 1 }
 probe end { println(n, execname()) }
 STP
@@ -43,7 +43,7 @@ case $tap in */tapset/*.stp) ;; *) fail "alias point: '$tap'" ;; esac
 	fail "repeated rows"
 [ "$(q "select name from sqlite_master where type='index'")" = tokens ] || fail "no index tokens"
 # a failed pass 2 records nothing more
-"$STAP" -q -p2 -e 'probe begin { y }' > /dev/null 2>&1 && fail "a bad script passed"
+"$STAP" -q -p2 -e 'probe begin { println(y) }' > /dev/null 2>&1 && fail "a bad script passed"
 [ "$(q "select max(compiled) from counts")" = 2 ] || fail "a failed run counted"
 # a database that cannot be written: a one-line message, the run goes on
 rm -rf sd; mkdir sd; mkdir "$db"

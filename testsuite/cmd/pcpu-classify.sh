@@ -3,7 +3,7 @@
 # that no probe both updates and reads.
 c=$("$STAP" -p3 -e '
 global hits, bytes, seen, reset, used
-probe timer.ms(1) { hits++; bytes += 10; seen++; used += 1; x = used }
+probe timer.ms(1) { hits++; bytes += 10; seen++; used += 1; x = used; println(x) }
 probe timer.ms(2) { if (seen > 5) reset = 0; reset++ }
 probe end { println(hits, bytes, seen, reset) }') || exit 1
 fail=0
@@ -23,7 +23,7 @@ echo "$c" | grep -q 'this_cpu_add(g_hits_pcpu, (s64)((u64)(1)))' ||
 # not with a size or %, nor when the same probe reads them
 c=$("$STAP" -p3 -e '
 global calls, sized[10], seen, wrapped%
-probe timer.ms(1) { calls[tid()]++; sized[1] += 2; seen[1]++; wrapped[2]++; x = seen[1] }
+probe timer.ms(1) { calls[tid()]++; sized[1] += 2; seen[1]++; wrapped[2]++; x = seen[1]; println(x) }
 probe timer.s(1) { foreach (t in calls) println(calls[t]); delete calls; println(sized[1], wrapped[2]) }') || exit 1
 echo "$c" | grep -q 'g_calls = {.*\.percpu = 1' ||
     { echo "pcpu-classify: calls should be per CPU"; fail=1; }

@@ -1,8 +1,9 @@
 /* fuzz_front.c - libFuzzer target for passes 1 and 2 of stap.
  *
  * Each input is a script: it is parsed (pass 1) and, when it parses,
- * elaborated (pass 2) against the tapsets of the source tree (read once,
- * parsed again for every input since pass 2 annotates the tree).  Every
+ * elaborated (pass 2) against the tapsets of the source tree (parsed
+ * once per guru mode, before the first input; each input elaborates a
+ * copy, since pass 2 annotates and rewrites the tree).  Every
  * block the translator allocates for one input is freed afterwards
  * (util_track / util_free_tracked), so leaks found by LeakSanitizer are
  * real ones in code that frees, and memory stays bounded.
@@ -15,6 +16,7 @@
 #include "parse/preproc.h"
 #include "session.h"
 
+#include <sanitizer/lsan_interface.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +43,40 @@ static const char *fuzz_config(const char *name, void *data)
 	return NULL;
 }
 
+/* The tapset library as pass 1 leaves it, without and with guru mode:
+ * parsed untracked, so it lives across inputs (what pass 1 drops of it,
+ * tokens' strings the trees do not keep, is no leak to report). */
+static struct session library[2];
+
+static void load_library(struct pp_config *cfg, int guru)
+{
+	struct session *l = &library[guru];
+	if (l->library.n)
+		return;
+	cfg->guru_mode = guru;
+	parse_set_config(cfg);
+	l->tapset_dir = getenv("FUZZ_TAPSET_DIR") ? getenv("FUZZ_TAPSET_DIR")
+		: FUZZ_TAPSET_DIR;
+	vec_push(&l->include_dirs, (void *)FUZZ_INCLUDE_DIR);
+	diag_quiet = 1;
+	__lsan_disable();
+	load_tapset_macros(l);
+	load_tapsets(l);
+	__lsan_enable();
+	diag_quiet = 0;
+	diag_reset();
+	source_reset();
+}
+
+/* copy_library - the library of guru mode @guru into @s, to elaborate */
+static void copy_library(struct session *s, int guru)
+{
+	int i;
+	for (i = 0; i < library[guru].library.n; i++)
+		vec_push(&s->library, stapfile_copy(library[guru].library.items[i]));
+	s->broken_tapsets = library[guru].broken_tapsets;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct session s;
@@ -51,6 +87,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text, *name;
 	if (size > 64 * 1024)
 		return 0;
+	load_library(&cfg, 0);
+	load_library(&cfg, 1);
+	util_reset_caches();   /* the macros: read again, tracked, below */
+	cfg.guru_mode = (size & 2) != 0;
 	util_track(1);
 	memset(&s, 0, sizeof(s));
 	text = xmalloc(size + 1);
@@ -68,13 +108,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s.tapset_dir = getenv("FUZZ_TAPSET_DIR") ? getenv("FUZZ_TAPSET_DIR")
 		: FUZZ_TAPSET_DIR;
 	s.unoptimized = size & 1;
-	s.guru = (size & 2) != 0;
+	s.guru = cfg.guru_mode;
 	vec_push(&s.include_dirs, (void *)FUZZ_INCLUDE_DIR);
+	load_tapset_macros(&s);
 	s.user = parse_script(name, text, 0);
 	if (s.user) {
 		struct strbuf out = {0};
 		pprint_file(&out, s.user);          /* the -p1 listing */
-		if (load_tapsets(&s) == 0 && elaborate(&s) == 0)
+		copy_library(&s, s.guru);
+		if (elaborate(&s) == 0)
 			pprint_resolved(&out, &s);  /* the -p2 listing */
 		free(out.s);
 	}
@@ -84,7 +126,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct session l;
 		struct stapfile *f;
 		memset(&l, 0, sizeof(l));
-		preproc_reset();
 		l.script_file = name;
 		l.tapset_dir = s.tapset_dir;
 		l.list_vars = 1;
@@ -96,14 +137,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			char *pat = probe_point_str(p->points.items[0]);
 			l.user = f;
 			l.list_pattern = pat;
-			if (load_tapsets(&l) == 0)
-				list_probe_points(&l, &out);
+			copy_library(&l, s.guru);
+			list_probe_points(&l, &out);
 			free(out.s);
 		}
 	}
 	diag_quiet = 0;
 	diag_reset();
-	preproc_reset();
+	util_reset_caches();
 	source_reset();
 	util_free_tracked();
 	return 0;

@@ -560,6 +560,13 @@ void ksyms_each_function(struct ksyms *k, const char *pattern,
 static struct vec module_syms;  /* struct ksyms *, source = module name */
 static struct session *module_syms_session;
 
+/* forget_module_syms - util_on_reset */
+static void forget_module_syms(void)
+{
+	memset(&module_syms, 0, sizeof(module_syms));
+	module_syms_session = NULL;
+}
+
 static void normalise(char *name)
 {
 	for (; *name; name++)
@@ -605,6 +612,7 @@ struct ksyms *ksyms_module(struct session *s, const char *name, char **why)
 	if (module_syms_session != s) {
 		module_syms.n = 0;
 		module_syms_session = s;
+		util_on_reset(forget_module_syms);
 	}
 	for (i = 0; i < module_syms.n; i++) {
 		k = module_syms.items[i];

@@ -19,13 +19,26 @@
 
 /* ---- the program's DWARF through the kernel side's provider ---- */
 
+/* The programs' DWARF opened so far, and the programs found without
+ * any: struct dw_mod *, char * (host paths). */
+static struct vec mods, failed;
+
+/* forget_mods - util_on_reset: close and forget every opened program */
+static void forget_mods(void)
+{
+	int i;
+	for (i = 0; i < mods.n; i++)
+		dw_mod_release(mods.items[i]);
+	memset(&mods, 0, sizeof(mods));
+	memset(&failed, 0, sizeof(failed));
+}
+
 /* user_mod - the opened DWARF (and index) of ELF file @host, whose path
- * in the target machine is @target; opened once per session.  NULL with
+ * in the target machine is @target; opened once per process.  NULL with
  * *@why (heap, may be NULL) when it has none. */
 static struct dw_mod *user_mod(const char *host, const char *target,
 			       char **why)
 {
-	static struct vec mods, failed;   /* struct dw_mod *, char * */
 	struct dw_mod *m;
 	const char *base;
 	char *err = NULL;
@@ -43,6 +56,7 @@ static struct dw_mod *user_mod(const char *host, const char *target,
 					 host);
 			return NULL;
 		}
+	util_on_reset(forget_mods);
 	base = strrchr(target, '/');
 	m = dw_open_file(base ? base + 1 : target, host, &err);
 	if (!m) {
@@ -238,6 +252,16 @@ int udwarf_lookup_global(struct session *s, const struct dbg_function *fn,
 /* open_dwarf - the Dwarf of @host, its own or separate debuginfo found
  * by build-id (the last one opened is kept: the family asks about one
  * program many times), or NULL */
+static struct { char *host; Dwfl *dwfl; Dwarf *dw; } last_dwarf;
+
+/* forget_last_dwarf - util_on_reset: close the kept Dwarf */
+static void forget_last_dwarf(void)
+{
+	if (last_dwarf.dwfl)
+		dwfl_end(last_dwarf.dwfl);
+	memset(&last_dwarf, 0, sizeof(last_dwarf));
+}
+
 static Dwarf *open_dwarf(const char *host)
 {
 	static char *no_path;
@@ -247,24 +271,26 @@ static Dwarf *open_dwarf(const char *host)
 		.section_address = dwfl_offline_section_address,
 		.debuginfo_path = &no_path,
 	};
-	static struct { char *host; Dwarf *dw; } cache;
-	if (!cache.host || strcmp(cache.host, host)) {
-		Dwfl *dwfl = dwfl_begin(&cb);
+	if (!last_dwarf.host || strcmp(last_dwarf.host, host)) {
 		Dwfl_Module *mod = NULL;
 		Dwarf_Addr bias;
-		free(cache.host);
-		cache.host = xstrdup(host);
-		cache.dw = NULL;
-		if (dwfl) {
-			dwfl_report_begin(dwfl);
-			mod = dwfl_report_offline(dwfl, "prog", host, -1);
-			dwfl_report_end(dwfl, NULL, NULL);
+		free(last_dwarf.host);
+		if (last_dwarf.dwfl)
+			dwfl_end(last_dwarf.dwfl);
+		util_on_reset(forget_last_dwarf);
+		last_dwarf.host = xstrdup(host);
+		last_dwarf.dw = NULL;
+		last_dwarf.dwfl = dwfl_begin(&cb);
+		if (last_dwarf.dwfl) {
+			dwfl_report_begin(last_dwarf.dwfl);
+			mod = dwfl_report_offline(last_dwarf.dwfl, "prog", host, -1);
+			dwfl_report_end(last_dwarf.dwfl, NULL, NULL);
 		}
 		if (mod)
-			cache.dw = dwfl_module_getdwarf(mod, &bias);
-		/* the Dwfl stays open with the Dwarf for the session */
+			last_dwarf.dw = dwfl_module_getdwarf(mod, &bias);
+		/* the Dwfl stays open with the Dwarf until the next program */
 	}
-	return cache.dw;
+	return last_dwarf.dw;
 }
 
 /* first_pc - the lowest address of @die's first range (DW_AT_low_pc, or

@@ -294,7 +294,8 @@ int uelf_functions(const char *host, const char *pattern, struct vec *out,
 		vec_push(out, u);
 		found++;
 	}
-	qsort(out->items + start, found, sizeof(void *), by_addr);
+	if (found)   /* out->items may still be NULL */
+		qsort(out->items + start, found, sizeof(void *), by_addr);
 	uelf_close(elf, fd);
 	return found;
 }

@@ -392,6 +392,41 @@ static int resolve_suffix(struct session *s, struct probe *p,
 
 static int resolve_point(struct session *s, struct probe *p,
 			 struct probe_point *pp, int depth,
+			 struct probe_point *user_pp, const char *chain);
+
+/* resolve_forms - @pp has wildcards in its component names: resolve
+ * each concrete point of the families' forms it matches (SystemTap's
+ * built-in points match wildcards too: `kerne*.funct*("f")`,
+ * `kernel.function("f").*`).  A wildcard needs only some of them to
+ * resolve: the others' errors are dropped.  Returns the probes made. */
+static int resolve_forms(struct session *s, struct probe *p,
+			 struct probe_point *pp, int depth,
+			 struct probe_point *user_pp, const char *chain)
+{
+	struct vec pts = {0};
+	int i, made = 0;
+	family_wildcard_points(pp, &pts);
+	for (i = 0; i < pts.n; i++) {
+		int errs = diag_error_count(), quiet = diag_quiet, rc;
+		int d0 = s->derived.n;
+		diag_quiet = 1;
+		rc = resolve_point(s, p, pts.items[i], depth + 1,
+				   user_pp ? user_pp : pp, chain);
+		diag_quiet = quiet;
+		if (rc < 0) {
+			diag_rewind(errs);
+			if (s->derived.n > d0)
+				s->derived.n = d0;
+			continue;
+		}
+		made += rc;
+	}
+	free(pts.items);
+	return made;
+}
+
+static int resolve_point(struct session *s, struct probe *p,
+			 struct probe_point *pp, int depth,
 			 struct probe_point *user_pp, const char *chain)
 {
 	struct vec al = {0};
@@ -472,6 +507,13 @@ static int resolve_point(struct session *s, struct probe *p,
 		made += rc;
 	}
 	free(al.items);
+	if (pp_has_wildcard(pp)) {
+		int rc = resolve_forms(s, p, pp, depth, user_pp, chain);
+		if (rc < 0)
+			return -1;
+		made += rc;
+		matched += rc > 0;
+	}
 	if (matched)
 		return made;
 	if (pp->components.n > 1) {
@@ -483,7 +525,8 @@ static int resolve_point(struct session *s, struct probe *p,
 		char *sim = pp_has_wildcard(pp) ? xstrdup("") : similar_names(s, pp);
 		char *t = probe_point_str(pp);
 		if (pp_has_wildcard(pp))
-			diag_error(&pp->loc, "no probe alias matches %s", t);
+			diag_error(&pp->loc, "no probe alias or point matches %s",
+				   t);
 		else if (alias_prefix_exists(s, comp(pp, 0)->name))
 			diag_error(&pp->loc, "no probe alias %s%s", t, sim);
 		else

@@ -46,6 +46,15 @@ void family_similar(const char *name, struct strbuf *b, int *n);
  * contains the other).  (families/registry.c) */
 int names_similar(const char *a, const char *b);
 
+/* family_wildcard_points - @pp has wildcards in its component names
+ * (pp_has_wildcard): append to @out a new concrete point (struct
+ * probe_point *, the user's arguments in place, its optional flags and
+ * condition) for each point form of the families it matches, without
+ * repeats; '*' and the like match within a component, a component "**"
+ * any number of components without an argument.  Returns how many.
+ * (families/forms_match.c) */
+int family_wildcard_points(const struct probe_point *pp, struct vec *out);
+
 /* family_templates - the probe point forms of the families, for stap -l:
  * a NULL-terminated array of strings like "timer.ms(NUMBER)". */
 const char *const *family_templates(void);

@@ -15,6 +15,7 @@
 #include "warnings.h"
 #include "perf_read.h"
 #include "pybuild.h"
+#include "fold.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -280,6 +281,11 @@ static int fn_priority(const struct session *s, const struct functiondecl *fn)
 	return 1;
 }
 
+/* The tapset functions overload_chain left out because a script's
+ * function of the same name and arity never passes the call on: pairs
+ * (the script's first, the tapset's), checked by check_shadowed. */
+static struct vec shadowed;
+
 /* overload_chain - into @out, the functions a call of @fn's name and
  * arity runs, in order: the script's of that name and arity and the
  * tapsets' first, by priority (function f():N; else 0 in the script, 1
@@ -309,11 +315,54 @@ static void overload_chain(struct session *s, struct functiondecl *fn,
 			/* the rest never run: the tapsets' is left out, the
 			 * script's are still checked */
 			for (j = i + 1; j < out->n; j++)
-				if (out->items[j] == lib)
+				if (out->items[j] == lib) {
 					memmove(&out->items[j], &out->items[j + 1],
 						(--out->n - j) * sizeof(void *));
+					vec_push(&shadowed, out->items[0]);
+					vec_push(&shadowed, lib);
+				}
 			break;
 		}
+}
+
+/* check_shadowed - a tapset function left out of a call's overloads is
+ * still one of them (SystemTap types a call by all of them): the types
+ * it declares must be those of the script's function of its name */
+static void check_shadowed(void)
+{
+	int i, k;
+	for (i = 0; i + 1 < shadowed.n; i += 2) {
+		struct functiondecl *f = shadowed.items[i];
+		struct functiondecl *lib = shadowed.items[i + 1];
+		int seen = 0;
+		for (k = 0; k < i && !seen; k += 2)
+			seen = shadowed.items[k] == f && shadowed.items[k + 1] == lib;
+		if (seen)
+			continue;
+		if (lib->ret != TYPE_UNKNOWN && f->ret != TYPE_UNKNOWN &&
+		    lib->ret != f->ret) {
+			diag_error(&f->loc, "function '%s' returns a %s, but the "
+				   "tapset's %s(), which it overloads, returns a "
+				   "%s", f->name, type_name(f->ret), lib->name,
+				   type_name(lib->ret));
+			diag_note(&lib->loc, "the tapset's %s() is here",
+				  lib->name);
+		}
+		for (k = 0; k < f->params.n && k < lib->params.n; k++) {
+			struct sym *a = f->params.items[k];
+			struct sym *b = lib->params.items[k];
+			if (a->type == TYPE_UNKNOWN || b->type == TYPE_UNKNOWN ||
+			    a->type == b->type)
+				continue;
+			diag_error(&a->loc, "parameter '%s' of %s() is a %s, but "
+				   "the tapset's %s(), which it overloads, takes "
+				   "a %s there", a->name, f->name,
+				   type_name(a->type), lib->name,
+				   type_name(b->type));
+			diag_note(&lib->loc, "the tapset's %s() is here",
+				  lib->name);
+		}
+	}
 }
 
 /* number_overloads - each function's overload_ix: how many functions of
@@ -502,9 +551,10 @@ static void resolve_expr(struct scope *sc, struct expr *e, int lvalue)
 		resolve_expr(sc, e->a, 1);
 		resolve_expr(sc, e->b, 0);
 		if (e->a && (e->a->kind == E_SYM || e->a->kind == E_INDEX) &&
-		    e->a->sym && e->a->sym->kind != SYM_GLOBAL)
-			diag_error(&e->a->loc, "statistics are kept in globals "
-				   "only: declare 'global %s'", e->a->sym->name);
+		    e->a->sym && e->a->sym->kind == SYM_PARAM)
+			diag_error(&e->a->loc, "'%s' is a function parameter, "
+				   "which holds a long or a string, not "
+				   "statistics", e->a->sym->name);
 		else if (e->a && e->a->kind != E_SYM && e->a->kind != E_INDEX)
 			diag_error(&e->loc, "'<<<' needs a global variable or "
 				   "array element on its left");
@@ -654,12 +704,7 @@ static void resolve_stmt(struct scope *sc, struct stmt *st)
 		resolve_stmt(sc, st->body);
 		sc->loops--;
 		break;
-	case S_RETURN:
-		if (!sc->func)
-			diag_error(&st->loc, "'return' outside a function (use "
-				   "'next' to leave a probe)");
-		/* fall through */
-	default:
+	default:   /* (a 'return' outside functions: refused by pass 1) */
 		resolve_expr(sc, st->init, 0);
 		resolve_expr(sc, st->e, 0);
 		resolve_expr(sc, st->step, 0);
@@ -749,6 +794,30 @@ static void check_statop_args(const struct expr *e)
 			   "literal from 0 to %d", STAT_MAX_SHIFT);
 }
 
+/* check_hist_args - @hist_linear(s, START, STOP, STEP) takes number
+ * literals with START below STOP and STEP positive (they size the
+ * histogram when the module is built) */
+static void check_hist_args(const struct expr *e)
+{
+	const struct expr *a[3];
+	int i;
+	if (strcmp(e->name, "hist_linear") || e->args.n != 3)
+		return;
+	for (i = 0; i < 3; i++) {
+		a[i] = e->args.items[i];
+		if (a[i]->kind != E_NUM) {
+			diag_error(&a[i]->loc, "@hist_linear's start, stop and "
+				   "step are number literals");
+			return;
+		}
+	}
+	if (a[2]->num <= 0)
+		diag_error(&a[2]->loc, "@hist_linear's step must be positive");
+	else if (a[1]->num <= a[0]->num)
+		diag_error(&a[1]->loc, "@hist_linear's stop must be above its "
+			   "start");
+}
+
 /* note_sym_type - after a type error on @e, show where the variable @e
  * names got its type. */
 static void note_sym_type(const struct expr *e)
@@ -805,13 +874,8 @@ static void infer_print(struct infer *in, struct expr *e)
 		struct expr *f = e->args.n ? e->args.items[0] : NULL;
 		enum stp_type types[64];
 		int n;
-		if (!f || f->kind != E_STR) {
-			if (in->report)
-				diag_error(f ? &f->loc : &e->loc, "%s needs a "
-					   "literal format string first",
-					   e->name);
-			return;
-		}
+		if (!f || f->kind != E_STR)
+			return;   /* refused by pass 1 */
 		n = printf_arg_types(f->str, f->str_len, types, 64, &f->loc,
 				     in->report);
 		if (n < 0)
@@ -831,12 +895,8 @@ static void infer_print(struct infer *in, struct expr *e)
 		return;
 	}
 	if (is_d) {
-		if (e->args.n < 2) {
-			if (in->report)
-				diag_error(&e->loc, "%s needs a delimiter and at "
-					   "least one value", e->name);
-			return;
-		}
+		if (e->args.n < 2)
+			return;   /* refused by pass 1 */
 		infer_expr(in, e->args.items[0], TYPE_STRING);
 		expect(in, e->args.items[0], TYPE_STRING);
 		first = 1;
@@ -1080,6 +1140,8 @@ static enum stp_type infer_expr(struct infer *in, struct expr *e,
 			infer_expr(in, e->args.items[i], TYPE_LONG);
 		if (e->kind == E_STATOP && in->report)
 			check_statop_args(e);
+		if (e->kind == E_HIST && in->report)
+			check_hist_args(e);
 		t = e->kind == E_HIST ? TYPE_UNKNOWN : TYPE_LONG;
 		break;
 	case E_ENTRY:
@@ -1330,6 +1392,25 @@ static void use_all_lib_functions(struct session *s, struct vec *worklist)
 	}
 }
 
+/* check_array_options - `global x[SIZE]` and `global x%` (wrap when
+ * full) are for arrays: an error on a global used as a scalar */
+static void check_array_options(struct session *s)
+{
+	int i;
+	for (i = 0; i < s->globals.n; i++) {
+		struct sym *g = s->globals.items[i];
+		if (g->arity || !(g->read || g->written) ||
+		    !(g->wrap || g->maxsize))
+			continue;
+		diag_error(&g->loc, "%s is for arrays, but '%s' is used as a "
+			   "scalar", g->wrap ? "'%' (wrap when full)" :
+			   "an array size", g->name);
+		if (g->use_loc.file)
+			diag_note(&g->use_loc, "'%s' is used as a scalar here",
+				  g->name);
+	}
+}
+
 /* deleted_written - a 'delete NAME' writes NAME: once every use has fixed
  * the shapes, mark the deleted variables written. */
 static void deleted_written(struct session *s)
@@ -1363,21 +1444,7 @@ int elaborate(struct session *s)
 
 	diag_error_kind = "semantic error";
 	check_duplicates(s->user);
-	if (!s->guru) {
-		/* embedded C: tapsets may have it, scripts only in guru mode */
-		for (i = 0; i < s->user->embed_locs.n; i++)
-			diag_error(s->user->embed_locs.items[i], "embedded C "
-				   "(%%{ ... %%}) in a script is allowed in "
-				   "guru mode (-g) only");
-		for (i = 0; i < s->user->functions.n; i++) {
-			struct functiondecl *fn = s->user->functions.items[i];
-			if (fn->embedded_c && strncmp(fn->name,
-			    EMBEDDED_EXPR_PREFIX, strlen(EMBEDDED_EXPR_PREFIX)))
-				diag_error(&fn->loc, "function '%s' is in "
-					   "embedded C, which a script may have "
-					   "in guru mode (-g) only", fn->name);
-		}
-	}
+	/* (embedded C outside guru mode and tapsets: refused by pass 1) */
 	/* Globals the user script declares are part of the program even when
 	 * unused (so that their initialisers and printing apply); unused ones
 	 * are elided later (warnings.c) unless -u. */
@@ -1416,6 +1483,7 @@ int elaborate(struct session *s)
 		vec_push(&s->functions, sc.worklist.items[i]);
 	free(sc.worklist.items);
 	deleted_written(s);
+	check_array_options(s);
 	perf_reads_resolve(s);
 	privilege_check(s);
 
@@ -1426,8 +1494,12 @@ int elaborate(struct session *s)
 		infer_all(s, 1);
 		goto out;
 	}
+	autocast_index(s);    /* @defined(p->f) of a local p: fold_constants */
+	fold_constants(s);
 	elide_unused(s);
+	elide_dead_code(s);
 	infer_all(s, 0);
+	check_shadowed();
 	if (diag_error_count() != errors0)
 		goto out;
 	autocast_index(s);
@@ -1447,6 +1519,8 @@ int elaborate(struct session *s)
 	rc = 0;
 out:
 	free_lib_index();
+	free(shadowed.items);
+	memset(&shadowed, 0, sizeof(shadowed));
 	diag_error_kind = kind;
 	return rc;
 }

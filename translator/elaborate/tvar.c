@@ -882,9 +882,11 @@ static void check_one(void *arg, struct expr *e, int *skip)
 		*skip = 1;           /* @defined(...) never fails */
 		return;
 	}
-	if (e->kind == E_ENTRY && k->d && !k->d->is_return) {
+	if (e->kind == E_ENTRY && ((k->d && !k->d->is_return) ||
+				   k->in_function)) {
 		diag_error(&e->loc, "@entry is only available in .return "
-			   "probes");
+			   "probes%s", k->in_function ? " (not in functions: "
+			   "pass the value from the probe)" : "");
 		*skip = 1;
 		return;
 	}

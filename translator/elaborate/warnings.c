@@ -223,7 +223,14 @@ static int function_pure(struct functiondecl *fn)
 	return fn->purity == 1;
 }
 
-/* ---- dead stores: alias variables nothing reads ---- */
+/* ---- dead code, before type inference ----
+ * As SystemTap does unless -u: an assignment to a local variable that
+ * nothing reads is replaced by the value assigned (a tapset alias sets
+ * name, argstr, ... which the script may never read), a statement
+ * without side effects is dropped (with a warning in the user's script),
+ * until nothing changes; then the locals, functions and globals left
+ * unused are dropped too.  What is dropped is neither typed nor resolved
+ * against the kernel: `x = $gone` with x never read is no error. */
 
 static void mark_reads(struct expr *e, int lhs);
 
@@ -246,7 +253,7 @@ static void mark_reads_stmt(struct stmt *st)
 }
 
 /* mark_reads - set ->read of the locals @e reads (@lhs: @e is the target
- * of a plain assignment, which is no read) */
+ * of a plain assignment or of <<<, which is no read) */
 static void mark_reads(struct expr *e, int lhs)
 {
 	int i;
@@ -254,8 +261,8 @@ static void mark_reads(struct expr *e, int lhs)
 		return;
 	if (e->kind == E_SYM && e->sym && e->sym->kind == SYM_LOCAL && !lhs)
 		e->sym->read = 1;
-	if (e->kind == E_ASSIGN && e->op == OP_NONE && e->a &&
-	    e->a->kind == E_SYM)
+	if (((e->kind == E_ASSIGN && e->op == OP_NONE) ||
+	     e->kind == E_STATS_ADD) && e->a && e->a->kind == E_SYM)
 		mark_reads(e->a, 1);
 	else
 		mark_reads(e->a, 0);
@@ -282,60 +289,46 @@ static int empty_stmt(const struct stmt *st)
 	return 1;
 }
 
-/* dead_store - @e, in a tapset or in a probe expanded from an alias,
- * assigns a local of probe @p that is never read a value computed
- * without side effects. */
-static int dead_store(struct session *s, const struct probe *p,
-		      const struct expr *e)
+/* dead_store - @e assigns (=, <<<) a local that nothing reads */
+static int dead_store(const struct expr *e)
 {
 	const struct sym *y;
-	if (!e || e->kind != E_ASSIGN || e->op != OP_NONE || !e->a ||
-	    e->a->kind != E_SYM || !(y = e->a->sym) ||
-	    (in_user_file(s, &e->loc) && !p->alias_chain))
+	if (!e || !((e->kind == E_ASSIGN && e->op == OP_NONE) ||
+		    e->kind == E_STATS_ADD) ||
+	    !e->a || e->a->kind != E_SYM || !(y = e->a->sym))
 		return 0;
-	return y->kind == SYM_LOCAL && !y->read && !expr_has_side_effects(e->b);
+	return y->kind == SYM_LOCAL && !y->read;
 }
 
-static void elide_stmt(struct session *s, struct stmt *st)
-{
-	int i;
-	if (!st)
-		return;
-	if (st->kind == S_EXPR && in_user_file(s, &st->loc) &&
-	    !expr_has_side_effects(st->e)) {
-		diag_warning(&st->loc, "%sstatement without side effects",
-			     s->unoptimized ? "" : "eliding ");
-		if (!s->unoptimized) {
-			st->kind = S_NULL;
-			st->e = NULL;
-		}
-		return;
-	}
-	for (i = 0; i < st->stmts.n; i++)
-		elide_stmt(s, st->stmts.items[i]);
-	elide_stmt(s, st->body);
-	elide_stmt(s, st->els);
-}
-
-/* elide_dead - drop dead stores of @st (and ifs left empty by that whose
- * condition has no effect); returns how many were dropped */
-static int elide_dead(struct session *s, const struct probe *p,
-		      struct stmt *st)
+/* elide_dead - drop the dead stores and statements without side effects
+ * of @st (and ifs left empty whose condition has none); returns how many */
+static int elide_dead(struct session *s, struct stmt *st)
 {
 	int i, n = 0;
 	if (!st)
 		return 0;
-	if (st->kind == S_EXPR && dead_store(s, p, st->e)) {
+	if (st->kind == S_EXPR && dead_store(st->e)) {
+		if (expr_has_side_effects(st->e->b)) {
+			st->e = st->e->b;
+		} else {
+			st->kind = S_NULL;
+			st->e = NULL;
+		}
+		return 1;
+	}
+	if (st->kind == S_EXPR && !expr_has_side_effects(st->e)) {
+		if (in_user_file(s, &st->loc))
+			diag_warning(&st->loc, "eliding statement without "
+				     "side effects");
 		st->kind = S_NULL;
 		st->e = NULL;
 		return 1;
 	}
 	for (i = 0; i < st->stmts.n; i++)
-		n += elide_dead(s, p, st->stmts.items[i]);
-	n += elide_dead(s, p, st->body);
-	n += elide_dead(s, p, st->els);
-	if (st->kind == S_IF && !in_user_file(s, &st->loc) &&
-	    empty_stmt(st->body) && empty_stmt(st->els) &&
+		n += elide_dead(s, st->stmts.items[i]);
+	n += elide_dead(s, st->body);
+	n += elide_dead(s, st->els);
+	if (st->kind == S_IF && empty_stmt(st->body) && empty_stmt(st->els) &&
 	    !expr_has_side_effects(st->e)) {
 		st->kind = S_NULL;
 		st->e = NULL;
@@ -344,18 +337,61 @@ static int elide_dead(struct session *s, const struct probe *p,
 	return n;
 }
 
-/* elide_dead_stores - a tapset alias sets variables (name, argstr, ...)
- * the script may never read: skip that work on every hit.  Repeated
- * until nothing changes, since dropping one store can leave the values
- * it read unread in turn. */
-static void elide_dead_stores(struct session *s, struct probe *p)
+/* elide_body - elide_dead on @body until nothing changes, since dropping
+ * one store can leave the values it read unread in turn */
+static void elide_body(struct session *s, struct stmt *body,
+		       struct vec *locals)
 {
 	int i;
 	do {
-		for (i = 0; i < p->locals.n; i++)
-			((struct sym *)p->locals.items[i])->read = 0;
-		mark_reads_stmt(p->body);
-	} while (elide_dead(s, p, p->body));
+		for (i = 0; i < locals->n; i++)
+			((struct sym *)locals->items[i])->read = 0;
+		mark_reads_stmt(body);
+	} while (elide_dead(s, body));
+}
+
+/* mark_local - ast walker: set ->live of each local @e names */
+static void mark_local(void *arg, struct expr *e, int *skip)
+{
+	(void)arg;
+	(void)skip;
+	if (e->kind == E_SYM && e->sym && e->sym->kind == SYM_LOCAL)
+		e->sym->live = 1;
+}
+
+static void mark_foreach_locals(struct stmt *st)
+{
+	int i;
+	if (!st)
+		return;
+	for (i = 0; i < st->stmts.n; i++)
+		mark_foreach_locals(st->stmts.items[i]);
+	for (i = 0; i < st->keys.n; i++)
+		mark_local(NULL, st->keys.items[i], NULL);
+	if (st->value)
+		mark_local(NULL, st->value, NULL);
+	if (st->catch_sym)
+		st->catch_sym->live = 1;
+	mark_foreach_locals(st->body);
+	mark_foreach_locals(st->els);
+}
+
+/* drop_unused_locals - the locals of @body no expression names any more */
+static void drop_unused_locals(struct stmt *body, struct vec *locals)
+{
+	int i, n;
+	for (i = 0; i < locals->n; i++)
+		((struct sym *)locals->items[i])->live = 0;
+	ast_walk_stmt(body, mark_local, NULL);
+	mark_foreach_locals(body);
+	for (i = n = 0; i < locals->n; i++) {
+		struct sym *y = locals->items[i];
+		if (y->live) {
+			y->index = n;
+			locals->items[n++] = y;
+		}
+	}
+	locals->n = n;
 }
 
 /* call_one - push the function @e calls when it is not marked yet */
@@ -363,6 +399,7 @@ static void call_one(void *arg, struct expr *e, int *skip)
 {
 	struct vec callees = {0};
 	int i;
+	(void)skip;
 	if (e->kind != E_CALL || !e->func)
 		return;
 	push_callees(&callees, e);
@@ -376,8 +413,8 @@ static void call_one(void *arg, struct expr *e, int *skip)
 	free(callees.items);
 }
 
-/* drop_uncalled - functions only the elided stores called are not
- * generated (the user's own are kept: they were warned about above) */
+/* drop_uncalled - functions only the elided code called (a warning for
+ * the user's own) */
 static void drop_uncalled(struct session *s)
 {
 	struct vec work = {0};
@@ -395,12 +432,78 @@ static void drop_uncalled(struct session *s)
 		struct functiondecl *fn = s->functions.items[i];
 		int called = fn->purity == 4;
 		fn->purity = saved[i];
-		if (called || in_user_file(s, &fn->loc))
+		if (called)
 			s->functions.items[n++] = fn;
+		else if (in_user_file(s, &fn->loc))
+			diag_warning(&fn->loc, "eliding unused function '%s'",
+				     fn->name);
 	}
 	s->functions.n = n;
 	free(work.items);
 	free(saved);
+}
+
+/* drop_dead_globals - the globals no kept code uses any more */
+static void drop_dead_globals(struct session *s)
+{
+	int i, n;
+	for (i = 0; i < s->globals.n; i++)
+		((struct sym *)s->globals.items[i])->live = 0;
+	for (i = 0; i < s->probes.n; i++)
+		mark_stmt(((struct probe *)s->probes.items[i])->body);
+	for (i = 0; i < s->functions.n; i++)
+		mark_stmt(((struct functiondecl *)s->functions.items[i])->body);
+	for (i = n = 0; i < s->globals.n; i++) {
+		struct sym *g = s->globals.items[i];
+		if (!g->live) {
+			if (in_user_file(s, &g->loc))
+				diag_warning(&g->loc, "eliding unused global "
+					     "'%s'", g->name);
+			continue;
+		}
+		g->index = n;
+		s->globals.items[n++] = g;
+	}
+	s->globals.n = n;
+}
+
+void elide_dead_code(struct session *s)
+{
+	int i;
+	if (s->unoptimized)
+		return;
+	for (i = 0; i < s->probes.n; i++) {
+		struct probe *p = s->probes.items[i];
+		elide_body(s, p->body, &p->locals);
+		drop_unused_locals(p->body, &p->locals);
+	}
+	for (i = 0; i < s->functions.n; i++) {
+		struct functiondecl *fn = s->functions.items[i];
+		if (fn->embedded_c)
+			continue;
+		elide_body(s, fn->body, &fn->locals);
+		drop_unused_locals(fn->body, &fn->locals);
+	}
+	drop_uncalled(s);
+	drop_dead_globals(s);
+}
+
+/* warn_statements - with -u: the user's statements without side effects,
+ * kept */
+static void warn_statements(struct session *s, struct stmt *st)
+{
+	int i;
+	if (!st)
+		return;
+	if (st->kind == S_EXPR && in_user_file(s, &st->loc) &&
+	    !expr_has_side_effects(st->e)) {
+		diag_warning(&st->loc, "statement without side effects");
+		return;
+	}
+	for (i = 0; i < st->stmts.n; i++)
+		warn_statements(s, st->stmts.items[i]);
+	warn_statements(s, st->body);
+	warn_statements(s, st->els);
 }
 
 void warn_and_elide(struct session *s)
@@ -413,13 +516,11 @@ void warn_and_elide(struct session *s)
 			diag_warning(&g->loc, "global '%s' is read but never "
 				     "assigned", g->name);
 	}
-	for (i = 0; i < s->probes.n; i++) {
-		elide_stmt(s, ((struct probe *)s->probes.items[i])->body);
-		if (!s->unoptimized)
-			elide_dead_stores(s, s->probes.items[i]);
-	}
 	if (!s->unoptimized)
-		drop_uncalled(s);
+		return;   /* elided before type inference: elide_dead_code */
+	for (i = 0; i < s->probes.n; i++)
+		warn_statements(s, ((struct probe *)s->probes.items[i])->body);
 	for (i = 0; i < s->functions.n; i++)
-		elide_stmt(s, ((struct functiondecl *)s->functions.items[i])->body);
+		warn_statements(s, ((struct functiondecl *)
+				    s->functions.items[i])->body);
 }

@@ -11,10 +11,16 @@
  * s->functions and s->globals, with a warning for the user's own. */
 void elide_unused(struct session *s);
 
+/* elide_dead_code - after elide_unused, before type inference, unless
+ * -u: as SystemTap, replace each assignment to a local nothing reads by
+ * the value assigned and drop the statements without side effects (a
+ * warning for the user's), until nothing changes; then drop the locals,
+ * functions and globals no code left uses (a warning for the user's). */
+void elide_dead_code(struct session *s);
+
 /* warn_and_elide - after type inference: warn about globals that are
- * read but never assigned, and (unless -u) replace expression statements
- * of the user script without side effects by empty statements, with a
- * warning. */
+ * read but never assigned and, with -u, about the user's statements
+ * without side effects (kept). */
 void warn_and_elide(struct session *s);
 
 /* expr_has_side_effects - 1 if evaluating @e may change state or output

@@ -134,6 +134,86 @@ struct stmt *stmt_copy(const struct stmt *s)
 	return c;
 }
 
+static struct sym *sym_copy(const struct sym *y)
+{
+	struct sym *c = xmalloc(sizeof(*c));
+	*c = *y;
+	c->init = expr_copy(y->init);
+	return c;
+}
+
+static struct probe_point *point_copy(const struct probe_point *pp)
+{
+	struct probe_point *c = xmalloc(sizeof(*c));
+	int i;
+	*c = *pp;
+	memset(&c->components, 0, sizeof(c->components));
+	for (i = 0; i < pp->components.n; i++) {
+		const struct pp_component *pc = pp->components.items[i];
+		struct pp_component *n = xmalloc(sizeof(*n));
+		n->name = pc->name;
+		n->arg = expr_copy(pc->arg);
+		vec_push(&c->components, n);
+	}
+	c->cond = expr_copy(pp->cond);
+	return c;
+}
+
+static void copy_points(struct vec *dst, const struct vec *src)
+{
+	int i;
+	memset(dst, 0, sizeof(*dst));
+	for (i = 0; i < src->n; i++)
+		vec_push(dst, point_copy(src->items[i]));
+}
+
+struct stapfile *stapfile_copy(const struct stapfile *f)
+{
+	struct stapfile *c = xcalloc(1, sizeof(*c));
+	int i, j;
+	c->name = f->name;
+	c->is_tapset = f->is_tapset;
+	for (i = 0; i < f->globals.n; i++)
+		vec_push(&c->globals, sym_copy(f->globals.items[i]));
+	for (i = 0; i < f->functions.n; i++) {
+		const struct functiondecl *fn = f->functions.items[i];
+		struct functiondecl *n = xcalloc(1, sizeof(*n));
+		n->loc = fn->loc;
+		n->name = fn->name;
+		n->ret = fn->ret;
+		for (j = 0; j < fn->params.n; j++)
+			vec_push(&n->params, sym_copy(fn->params.items[j]));
+		n->body = stmt_copy(fn->body);
+		n->embedded_c = fn->embedded_c;
+		n->is_private = fn->is_private;
+		n->priority = fn->priority;
+		n->has_priority = fn->has_priority;
+		vec_push(&c->functions, n);
+	}
+	for (i = 0; i < f->probes.n; i++) {
+		const struct probe *p = f->probes.items[i];
+		struct probe *n = xcalloc(1, sizeof(*n));
+		n->loc = p->loc;
+		copy_points(&n->points, &p->points);
+		n->body = stmt_copy(p->body);
+		vec_push(&c->probes, n);
+	}
+	for (i = 0; i < f->aliases.n; i++) {
+		const struct probe_alias *a = f->aliases.items[i];
+		struct probe_alias *n = xmalloc(sizeof(*n));
+		*n = *a;
+		n->name = point_copy(a->name);
+		copy_points(&n->points, &a->points);
+		n->body = stmt_copy(a->body);
+		vec_push(&c->aliases, n);
+	}
+	for (i = 0; i < f->embeds.n; i++) {
+		vec_push(&c->embeds, f->embeds.items[i]);
+		vec_push(&c->embed_locs, f->embed_locs.items[i]);
+	}
+	return c;
+}
+
 void ast_walk_expr(struct expr *e, ast_expr_fn fn, void *arg)
 {
 	int i, skip = 0;

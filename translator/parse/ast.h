@@ -276,4 +276,11 @@ void ast_walk_stmt(struct stmt *st, ast_expr_fn fn, void *arg);
 struct expr *expr_copy(const struct expr *e);
 struct stmt *stmt_copy(const struct stmt *s);
 
+/* stapfile_copy - a deep copy of parsed file @f (its globals, functions,
+ * probes and aliases, every tree in them; names, embedded C and the
+ * tokens' strings are shared), as pass 1 left it: pass 2 may annotate
+ * and rewrite the copy while @f stays as parsed (the fuzz target parses
+ * the tapset library once and elaborates a copy per input). */
+struct stapfile *stapfile_copy(const struct stapfile *f);
+
 #endif

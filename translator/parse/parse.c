@@ -50,9 +50,6 @@ struct parser {
 	int errors;        /* syntax errors so far in this file */
 	int depth;         /* nesting of the tree being built */
 	int eof_reported;  /* an "end of input" error was given already */
-	int splices;       /* script arguments spliced into probe points */
-	struct vec retired; /* token arrays a splice replaced: kept to the end
-			     * of the parse, as callers still hold tokens */
 	struct functiondecl *fn;   /* the function being parsed, or NULL */
 };
 
@@ -67,7 +64,7 @@ struct parser {
 static const char *const keywords[] = {
 	"probe", "global", "function", "private", "if", "else", "for",
 	"foreach", "in", "limit", "while", "break", "continue", "next",
-	"return", "delete", "try", "catch", NULL,
+	"return", "delete", "try", "catch", "string", "long", NULL,
 };
 
 static int is_keyword(const char *s)
@@ -97,21 +94,37 @@ static struct token *next(struct parser *p)
 	return t;
 }
 
-static void __attribute__((noreturn, format(printf, 3, 4)))
-fail_at(struct parser *p, const struct token *t, const char *fmt, ...)
+static void __attribute__((noreturn))
+vfail(struct parser *p, const struct source_loc *loc, int eof,
+      const char *fmt, va_list ap)
 {
 	struct strbuf b = { 0 };
-	va_list ap;
-	va_start(ap, fmt);
 	strbuf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	if (t->type != T_EOF || !p->eof_reported)
-		diag_error(&t->loc, "%s", strbuf_str(&b));
+	if (!eof || !p->eof_reported)
+		diag_error(loc, "%s", strbuf_str(&b));
 	free(b.s);
-	if (t->type == T_EOF)
+	if (eof)
 		p->eof_reported = 1;
 	p->errors++;
 	longjmp(p->fail, 1);
+}
+
+/* fail_at / fail_loc - a syntax error at token @t / at @loc: report it
+ * and abandon what is being parsed (see parse_toplevel) */
+static void __attribute__((noreturn, format(printf, 3, 4)))
+fail_at(struct parser *p, const struct token *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfail(p, &t->loc, t->type == T_EOF, fmt, ap);
+}
+
+static void __attribute__((noreturn, format(printf, 3, 4)))
+fail_loc(struct parser *p, const struct source_loc *loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfail(p, loc, 0, fmt, ap);
 }
 
 /* "expected WHAT, found TOKEN" at the current token. */
@@ -173,6 +186,16 @@ static struct token *expect_ident(struct parser *p, const char *what)
 	return next(p);
 }
 
+/* check_privileged - embedded C at @t: SystemTap takes it only from
+ * tapsets and in guru mode (a script's own C runs unchecked in the
+ * kernel), and refuses it already while parsing. */
+static void check_privileged(struct parser *p, const struct token *t)
+{
+	if (!p->f->is_tapset && !config.guru_mode)
+		fail_at(p, t, "embedded C (%%{ ... %%}) is allowed only in guru "
+			"mode (stap -g) and in tapsets");
+}
+
 static struct expr *mk_expr(enum expr_kind k, const struct token *t)
 {
 	struct expr *e = xcalloc(1, sizeof(*e));
@@ -196,82 +219,6 @@ static struct stmt *parse_stmt(struct parser *p);
 
 /* ---- literals ---- */
 
-/* A T_ARG token ($N / @N) or $# / @# as a literal expression. */
-static struct expr *arg_literal(struct parser *p, struct token *t)
-{
-	struct expr *e;
-	if (t->type == T_OP) {  /* $# @# */
-		if (t->text[0] == '$') {
-			e = mk_expr(E_NUM, t);
-			e->num = script_argc;
-		} else {
-			e = mk_expr(E_STR, t);
-			e->str = xasprintf("%d", script_argc);
-			e->str_len = strlen(e->str);
-		}
-		return e;
-	}
-	if (t->unum < 1 || t->unum > (uint64_t)script_argc) {
-		if (script_argc == 0)
-			fail_at(p, t, "command line argument %s used, but no "
-				"arguments were given", t->text);
-		fail_at(p, t, "command line argument index %s out of range [1-%d]",
-			t->text, script_argc);
-	}
-	const char *arg = script_argv[t->unum - 1];
-	if (t->text[0] == '@') {
-		e = mk_expr(E_STR, t);
-		e->str = arg;
-		e->str_len = strlen(arg);
-		return e;
-	}
-	char *end;
-	errno = 0;
-	long long v;
-	if (arg[0] == '-')
-		v = strtoll(arg, &end, 0);
-	else
-		v = (long long)strtoull(arg, &end, 0);
-	if (!*arg || *end || errno)
-		fail_at(p, t, "command line argument %s ('%s') is not a number",
-			t->text, arg);
-	e = mk_expr(E_NUM, t);
-	e->num = v;
-	return e;
-}
-
-static struct expr *string_literal(struct parser *p);
-static void splice_arg(struct parser *p);
-
-/* arg_is_number - is the script argument of T_ARG @t (in range) a
- * number?  (Out of range: 1, for arg_literal's error.) */
-static int arg_is_number(const struct token *t)
-{
-	const char *arg;
-	char *end;
-	if (t->unum < 1 || t->unum > (uint64_t)script_argc)
-		return 1;
-	arg = script_argv[t->unum - 1];
-	errno = 0;
-	if (arg[0] == '-')
-		(void)strtoll(arg, &end, 0);
-	else
-		(void)strtoull(arg, &end, 0);
-	return *arg && !*end && !errno;
-}
-
-/* name_string - the string literal (or @N script argument) naming a type,
- * module or variable of @cast/@var; @what names it in the error. */
-static const char *name_string(struct parser *p, const char *what)
-{
-	struct token *t = peek(p);
-	if (t->type == T_ARG && t->text[0] == '@')
-		return arg_literal(p, next(p))->str;
-	if (t->type != T_STR)
-		expected(p, what);
-	return string_literal(p)->str;
-}
-
 /* A string literal, concatenating adjacent ones. */
 static struct expr *string_literal(struct parser *p)
 {
@@ -293,6 +240,16 @@ static struct expr *string_literal(struct parser *p)
 	return e;
 }
 
+/* name_string - the string literal naming a type, module or variable of
+ * @cast/@var; @what names it in the error. */
+static const char *name_string(struct parser *p, const char *what)
+{
+	struct token *t = peek(p);
+	if (t->type != T_STR)
+		expected(p, what);
+	return string_literal(p)->str;
+}
+
 /* A number token, negated when neg.  As SystemTap, anything from
  * LLONG_MIN to ULLONG_MAX is taken, the numbers above LLONG_MAX wrapping
  * to negative ones (18446744073709551615 is -1); a negated number must
@@ -308,54 +265,19 @@ static struct expr *number_literal(struct parser *p, int neg, struct token *at)
 	return e;
 }
 
-/* A literal: number (optionally negative), string, $N/@N. */
-static struct expr *parse_literal1(struct parser *p, const char *what);
-
-/* is_str_arg - @t is a string literal or an @N argument */
-static int is_str_arg(const struct token *t)
-{
-	return t->type == T_STR || (t->type == T_ARG && t->text[0] == '@');
-}
-
-/* parse_literal - a literal; adjacent strings and @N arguments join into
- * one string, as in SystemTap (`statement(@2 "@*:*")`) */
+/* parse_literal - a literal: a number (maybe negative) or a string
+ * (adjacent strings join, as in `statement(@2 "@*:*")`); @what names
+ * what is expected in the error */
 static struct expr *parse_literal(struct parser *p, const char *what)
-{
-	struct expr *e = parse_literal1(p, what), *n;
-	while (e->kind == E_STR && is_str_arg(peek(p))) {
-		char *j;
-		n = peek(p)->type == T_STR ? string_literal(p)
-					   : arg_literal(p, next(p));
-		j = xmalloc(e->str_len + n->str_len + 1);
-		memcpy(j, e->str, e->str_len);
-		memcpy(j + e->str_len, n->str, n->str_len);
-		j[e->str_len + n->str_len] = 0;
-		e->str = j;
-		e->str_len += n->str_len;
-	}
-	return e;
-}
-
-static struct expr *parse_literal1(struct parser *p, const char *what)
 {
 	struct token *t = peek(p);
 	if (t->type == T_STR)
 		return string_literal(p);
 	if (t->type == T_NUM)
 		return number_literal(p, 0, NULL);
-	if (t->type == T_ARG || tok_is(t, "$#") || tok_is(t, "@#"))
-		return arg_literal(p, next(p));
 	if (tok_is(t, "-") && peekn(p, 1)->type == T_NUM) {
 		next(p);
 		return number_literal(p, 1, t);
-	}
-	if (tok_is(t, "-") && peekn(p, 1)->type == T_ARG &&
-	    peekn(p, 1)->text[0] == '$') {
-		next(p);
-		struct expr *e = arg_literal(p, next(p));
-		e->num = (int64_t)((uint64_t)0 - (uint64_t)e->num);
-		e->loc = t->loc;
-		return e;
 	}
 	expected(p, what);
 }
@@ -430,6 +352,29 @@ static int in_list(const char *const *l, const char *s)
 		if (!strcmp(l[i], s))
 			return 1;
 	return 0;
+}
+
+/* check_print_args - the arguments SystemTap's print family takes:
+ * printf/sprintf a literal format string first; printd/printdln/
+ * sprintd/sprintdln a literal delimiter and at least two values (so that
+ * the delimiter is used); print/sprint at least one value. */
+static void check_print_args(struct parser *p, const struct token *t,
+			     const struct expr *e)
+{
+	const char *n = e->name + (e->name[0] == 's');
+	const struct expr *first = e->args.n ? e->args.items[0] : NULL;
+	if (!strcmp(n, "printf") || !strncmp(n, "printd", 6)) {
+		int fmt = n[5] == 'f';
+		if (!first || first->kind != E_STR)
+			fail_loc(p, first ? &first->loc : &t->loc, "%s takes a "
+				 "literal string first (its %s)", e->name,
+				 fmt ? "format" : "delimiter");
+		if (!fmt && e->args.n < 3)
+			fail_at(p, t, "%s takes a delimiter and at least two "
+				"values", e->name);
+	} else if (!strcmp(n, "print") && !e->args.n) {
+		fail_at(p, t, "%s takes at least one value", e->name);
+	}
 }
 
 /* An @-operator: @count(...), @hist_*(...), @entry, @defined, @cast, @var,
@@ -563,15 +508,8 @@ static struct expr *parse_primary(struct parser *p)
 		return number_literal(p, 0, NULL);
 	case T_STR:
 		return string_literal(p);
-	case T_ARG:
-		if (t->text[0] == '$' && !arg_is_number(t)) {
-			/* $N that is not a number is script text, as in
-			 * SystemTap: its tokens replace it ($1 = "tid()") */
-			splice_arg(p);
-			return parse_primary(p);
-		}
-		return arg_literal(p, next(p));
 	case T_EMBEDDED:
+		check_privileged(p, t);
 		return embedded_expr(p, next(p));
 	case T_IDENT:
 		if (t->text[0] == '@')
@@ -586,6 +524,9 @@ static struct expr *parse_primary(struct parser *p)
 			parse_target_chain(p, e);
 			return e;
 		}
+		if (!strcmp(t->text, "long") || !strcmp(t->text, "string"))
+			fail_at(p, t, "'%s' is a keyword (a type), not a "
+				"variable or function name", t->text);
 		if (is_keyword(t->text))
 			expected(p, "an expression");
 		next(p);
@@ -593,10 +534,8 @@ static struct expr *parse_primary(struct parser *p)
 			e = mk_expr(in_list(print_names, t->text) ? E_PRINT : E_CALL, t);
 			e->name = t->text;
 			parse_args(p, &e->args, ")");
-			if (e->kind == E_PRINT && strstr(e->name, "printf") &&
-			    e->args.n == 0)
-				fail_at(p, t, "%s needs a format string argument",
-					e->name);
+			if (e->kind == E_PRINT)
+				check_print_args(p, t, e);
 			return e;
 		}
 		if (in_list(print_names, t->text))
@@ -605,8 +544,6 @@ static struct expr *parse_primary(struct parser *p)
 		e->name = t->text;
 		return e;
 	case T_OP:
-		if (tok_is(t, "$#") || tok_is(t, "@#"))
-			return arg_literal(p, next(p));
 		if (tok_is(t, "(")) {
 			next(p);
 			e = parse_expr(p);
@@ -1096,6 +1033,9 @@ static struct stmt *parse_stmt1(struct parser *p)
 			return s;
 		}
 		if (!strcmp(k, "return")) {
+			if (!p->fn)
+				fail_at(p, t, "'return' is allowed only in a "
+					"function (a probe ends with 'next')");
 			next(p);
 			s = mk_stmt(S_RETURN, t);
 			if (!is_op(p, ";") && !is_op(p, "}"))
@@ -1183,51 +1123,11 @@ static struct vec cross(struct vec *a, struct vec *b)
 
 static struct vec parse_pp_seq(struct parser *p, int depth);
 
-/* splice_arg - a script argument ($N or @N) where a probe point component
- * is expected stands for probe point text, as in SystemTap (`probe $1`,
- * `probe $1.call` with $1 = 'kernel.function("vfs_*")'): its tokens
- * replace the argument's token. */
-static void splice_arg(struct parser *p)
-{
-	struct token *t = peek(p), *nt;
-	struct tokvec v = { 0 };
-	const char *text;
-	char *file;
-	int n;
-	if (t->unum < 1 || t->unum > (uint64_t)script_argc) {
-		if (script_argc == 0)
-			fail_at(p, t, "command line argument %s used, but no "
-				"arguments were given", t->text);
-		fail_at(p, t, "command line argument index %s out of range [1-%d]",
-			t->text, script_argc);
-	}
-	if (++p->splices > 64)
-		fail_at(p, t, "script arguments spliced too deep");
-	text = script_argv[t->unum - 1];
-	file = xasprintf("<argument %s>", t->text);
-	source_register(file, text);
-	if (lex_file(file, text, &v) < 0 || v.n < 2)
-		fail_at(p, t, "argument %s ('%s') is not %s", t->text, text,
-			p->depth ? "an expression" : "a probe point");
-	n = v.n - 1;            /* its tokens, without the end of input */
-	nt = xcalloc(p->n - 1 + n, sizeof(*nt));
-	memcpy(nt, p->t, p->pos * sizeof(*nt));
-	memcpy(nt + p->pos, v.t, n * sizeof(*nt));
-	memcpy(nt + p->pos + n, p->t + p->pos + 1,
-	       (p->n - p->pos - 1) * sizeof(*nt));
-	vec_push(&p->retired, p->t);
-	free(v.t);
-	p->t = nt;
-	p->n += n - 1;
-}
-
 /* parse_pp_item - one component NAME[(LITERAL)], or a brace group
  * {SEQ, SEQ, ...} of alternatives (nested braces allowed): its sequences */
 static struct vec parse_pp_item(struct parser *p, int depth)
 {
 	struct vec r = { 0 };
-	if (peek(p)->type == T_ARG)
-		splice_arg(p);
 	if (is_op(p, "{")) {
 		struct token *open = next(p);
 		if (depth > 16)
@@ -1384,7 +1284,7 @@ static void parse_global(struct parser *p, int is_private)
 			s->wrap = 1;
 		if (accept(p, "[")) {
 			struct token *sz = peek(p);
-			if (sz->type != T_NUM && sz->type != T_ARG)
+			if (sz->type != T_NUM)
 				expected(p, "an array size");
 			struct expr *e = parse_literal(p, "an array size");
 			if (e->kind != E_NUM || e->num <= 0)
@@ -1450,8 +1350,12 @@ static void parse_function(struct parser *p, struct token *kw, int is_private)
 			expected(p, "a priority number after ':'");
 		fn->priority = parse_literal(p, "a priority number")->num;
 		fn->has_priority = 1;
+		if (fn->priority < 1)
+			fail_at(p, n, "a function's priority (:N after its "
+				"parameters) must be a number from 1 up");
 	}
 	if (peek(p)->type == T_EMBEDDED) {
+		check_privileged(p, peek(p));
 		fn->embedded_c = next(p)->text;
 	} else if (is_op(p, "{")) {
 		p->fn = fn;
@@ -1495,6 +1399,7 @@ static void parse_decl(struct parser *p)
 		int priv = 0;
 		if (t->type == T_EMBEDDED) {
 			struct source_loc *l = xmalloc(sizeof(*l));
+			check_privileged(p, t);
 			*l = t->loc;
 			vec_push(&p->f->embed_locs, l);
 			vec_push(&p->f->embeds, (void *)next(p)->text);
@@ -1564,10 +1469,7 @@ struct stapfile *parse_script(const char *filename, const char *text,
 	p.f->is_tapset = is_tapset;
 	free(raw.t);
 	parse_toplevel(&p);
-	free(p.t);              /* toks.t, or its copy with arguments spliced */
-	for (int i = 0; i < p.retired.n; i++)
-		free(p.retired.items[i]);
-	free(p.retired.items);
+	free(p.t);
 	if (!p.errors)
 		res = p.f;
 out:

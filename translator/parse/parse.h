@@ -42,6 +42,9 @@ struct pp_config {
 	const char *stap_version;     /* systemtap_v, default "5.0" */
 	const char *privilege;        /* systemtap_privilege, "stapdev" */
 	int guru_mode;                /* guru_mode */
+	const char *sysroot;          /* the default config_lookup reads
+	                               * SYSROOT/boot/config-RELEASE (NULL:
+	                               * /boot/config-RELEASE) */
 	/* config_lookup: the value of a CONFIG_* option ("y", "m", a
 	 * string or number) or NULL if unset.  data is passed along. */
 	const char *(*config_lookup)(const char *name, void *data);

@@ -2,6 +2,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <errno.h>
 #include <fnmatch.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 
 struct macro {
 	const char *name;
+	struct source_loc loc;    /* where its name is defined */
 	struct vec params;        /* const char * */
 	struct tokvec body;
 	struct macro *next;
@@ -76,14 +78,24 @@ static const char *map_arch(const char *m)
 static struct vec cfg_names, cfg_vals;
 static int cfg_loaded;
 
+/* forget_config - util_on_reset */
+static void forget_config(void)
+{
+	memset(&cfg_names, 0, sizeof(cfg_names));
+	memset(&cfg_vals, 0, sizeof(cfg_vals));
+	cfg_loaded = 0;
+}
+
 static const char *default_config_lookup(const char *name, void *data)
 {
-	const char *rel = data;
+	const struct pp_config *cfg = data;
 	if (!cfg_loaded) {
-		char path[256], line[1024];
+		char path[512], line[1024];
 		FILE *fp;
 		cfg_loaded = 1;
-		snprintf(path, sizeof(path), "/boot/config-%s", rel ? rel : "");
+		util_on_reset(forget_config);
+		snprintf(path, sizeof(path), "%s/boot/config-%s",
+			 cfg->sysroot ? cfg->sysroot : "", cfg->kernel_release);
 		fp = fopen(path, "r");
 		while (fp && fgets(line, sizeof(line), fp)) {
 			char *eq = strchr(line, '=');
@@ -126,202 +138,275 @@ void pp_config_defaults(struct pp_config *cfg)
 		cfg->privilege = "stapdev";
 	if (!cfg->config_lookup) {
 		cfg->config_lookup = default_config_lookup;
-		cfg->config_data = (void *)cfg->kernel_release;
+		cfg->config_data = cfg;   /* parse.c's copy: it stays */
 	}
 }
 
 /* ---- conditions ---- */
+
+/* ---- script arguments ----
+ * As in SystemTap, whose lexer does it: $N stands for the text of script
+ * argument N (its tokens: a number, an expression, part of a probe point,
+ * whole declarations), @N for a string literal of it, $# for the number
+ * of arguments and @# for the same as a string.  An argument out of range
+ * is an error only where the token is used (not in a branch a condition
+ * leaves out). */
+
+/* arg_tokens - append to @out the tokens T_ARG/$#/@# token @t stands
+ * for.  An argument's own tokens are placed in a source named after it
+ * and where it is used ("<argument $1 at s.stp:3:9>"), so that errors in
+ * it quote its text and say where it came in. */
+static void arg_tokens(struct pp *pp, const struct token *t, struct tokvec *out)
+{
+	struct token n = *t;
+	const char *arg;
+	if (t->type == T_OP) {            /* $# @# */
+		if (t->text[0] == '$') {
+			n.type = T_NUM;
+			n.unum = (uint64_t)pp->argc;
+			n.text = xasprintf("%d", pp->argc);
+		} else {
+			n.type = T_STR;
+			n.text = xasprintf("%d", pp->argc);
+		}
+		n.len = strlen(n.text);
+		tokvec_push(out, &n);
+		return;
+	}
+	if (t->unum < 1 || t->unum > (uint64_t)pp->argc) {
+		if (pp->argc == 0)
+			pp_fail(pp, t, "command line argument %s used, but no "
+				"arguments were given", t->text);
+		pp_fail(pp, t, "command line argument index %s out of range [1-%d]",
+			t->text, pp->argc);
+	}
+	arg = pp->argv[t->unum - 1];
+	if (t->text[0] == '@') {
+		n.type = T_STR;
+		n.text = arg;
+		n.len = strlen(arg);
+		tokvec_push(out, &n);
+	} else {
+		char *file = xasprintf("<argument %s at %s:%d:%d>", t->text,
+				       t->loc.file, t->loc.line, t->loc.col);
+		int before = out->n;
+		source_register(file, arg);
+		if (lex_file(file, arg, out) < 0)
+			pp_fail(pp, t, "command line argument %s ('%s') is not "
+				"script text", t->text, arg);
+		out->n--;                 /* its end of input */
+		if (out->n == before)
+			pp_fail(pp, t, "command line argument %s is empty",
+				t->text);
+	}
+}
+
+static int is_arg(const struct token *t)
+{
+	return t->type == T_ARG || tok_is(t, "$#") || tok_is(t, "@#");
+}
+
+/* ---- conditions ----
+ * SystemTap's grammar, nothing more: COMPARISON { (&& | ||) COMPARISON },
+ * && binding tighter, each COMPARISON being LEFT OP RIGHT with OP one of
+ * == != < <= > >= and
+ *   kernel_v, kernel_vr, systemtap_v  OP "VERSION" (a glob with == != only)
+ *   arch, runtime                     == or != "GLOB"
+ *   systemtap_privilege               == or != "stapusr|stapsys|stapdev"
+ *   guru_mode                         == or != 0 or 1
+ *   CONFIG_NAME                       == or != "GLOB", or OP NUMBER (the
+ *                                     option's value as a number, unset: 0)
+ *   "STRING" OP "STRING", NUMBER OP NUMBER. */
 
 struct cond {
 	const struct token *t;
 	int pos, end;
 };
 
-enum vkind { V_NUM, V_STR, V_VERSION, V_GLOB };
-struct value {
-	enum vkind kind;
-	const char *s;
-	long long n;
-};
-
-static int is_number(const char *s, long long *n)
+/* cond_token - the next token of the condition, its script argument
+ * spliced in (which must be one token here); NULL at its end */
+static const struct token *cond_token(struct pp *pp, struct cond *c)
 {
-	char *end;
-	if (!*s)
-		return 0;
-	*n = strtoll(s, &end, 0);
-	return !*end;
-}
-
-static struct value cond_operand(struct pp *pp, struct cond *c)
-{
-	const struct token *t = &c->t[c->pos];
-	struct value v = { V_STR, "", 0 };
-	const struct pp_config *cfg = pp->cfg;
+	const struct token *t;
 	if (c->pos >= c->end)
-		pp_fail(pp, t, "incomplete preprocessor condition: expected an operand before '%%?'");
-	c->pos++;
-	switch (t->type) {
-	case T_NUM:
-		v.kind = V_NUM;
-		v.n = (long long)t->unum;
-		return v;
-	case T_STR:
-		v.s = t->text;
-		return v;
-	case T_OP:
-		if (tok_is(t, "$#") || tok_is(t, "@#")) {
-			v.kind = V_NUM;
-			v.n = pp->argc;
-			return v;
-		}
-		if (tok_is(t, "-") && c->pos < c->end && c->t[c->pos].type == T_NUM) {
-			v.kind = V_NUM;
-			v.n = -(long long)c->t[c->pos++].unum;
-			return v;
-		}
-		break;
-	case T_IDENT:
-		if (!strcmp(t->text, "kernel_vr") || !strcmp(t->text, "kernel_v")) {
-			v.kind = V_VERSION;
-			v.s = cfg->kernel_release;
-			if (t->text[8] != 'r') {
-				size_t i = 0;
-				while (v.s[i] && (v.s[i] == '.' || (v.s[i] >= '0' && v.s[i] <= '9')) &&
-				       i < sizeof(kernel_v_buf) - 1)
-					i++;
-				memcpy(kernel_v_buf, v.s, i);
-				kernel_v_buf[i] = 0;
-				v.s = kernel_v_buf;
-			}
-			return v;
-		}
-		if (!strcmp(t->text, "systemtap_v")) {
-			v.kind = V_VERSION;
-			v.s = cfg->stap_version;
-			return v;
-		}
-		if (!strcmp(t->text, "arch") || !strcmp(t->text, "runtime") ||
-		    !strcmp(t->text, "systemtap_privilege")) {
-			v.kind = V_GLOB;
-			v.s = t->text[0] == 'a' ? cfg->arch : t->text[0] == 'r'
-				? cfg->runtime : cfg->privilege;
-			return v;
-		}
-		if (!strcmp(t->text, "guru_mode")) {
-			v.kind = V_NUM;
-			v.n = cfg->guru_mode;
-			return v;
-		}
-		if (!strcmp(t->text, "@defined")) {
-			/* @defined(EXPR): the target variables it usually tests
-			 * are not available to scripts yet, so it is false;
-			 * the parenthesised expression is skipped */
-			int depth = 0;
-			if (c->pos >= c->end || !tok_is(&c->t[c->pos], "("))
-				pp_fail(pp, t, "expected '(' after @defined");
-			do {
-				const struct token *u = &c->t[c->pos++];
-				if (tok_is(u, "("))
-					depth++;
-				else if (tok_is(u, ")"))
-					depth--;
-			} while (depth > 0 && c->pos < c->end);
-			if (depth > 0)
-				pp_fail(pp, t, "unbalanced parentheses in @defined(...)");
-			v.kind = V_NUM;
-			v.n = 0;
-			return v;
-		}
-		if (!strncmp(t->text, "CONFIG_", 7)) {
-			const char *val = cfg->config_lookup(t->text, cfg->config_data);
-			v.kind = V_GLOB;
-			v.s = val ? val : "";
-			return v;
-		}
-		break;
-	case T_ARG:
-		if (t->unum < 1 || t->unum > (uint64_t)pp->argc)
-			pp_fail(pp, t, "command line argument index %s out of range [1-%d]",
-				t->text, pp->argc);
-		v.s = pp->argv[t->unum - 1];
-		return v;
-	default:
-		break;
+		return NULL;
+	t = &c->t[c->pos++];
+	if (is_arg(t)) {
+		struct tokvec v = { 0 };
+		arg_tokens(pp, t, &v);
+		if (v.n != 1)
+			pp_fail(pp, t, "command line argument %s is not one number "
+				"or string, as a preprocessor condition needs",
+				t->text);
+		t = xmalloc(sizeof(*t));
+		*(struct token *)t = v.t[0];
+		free(v.t);
 	}
-	pp_fail(pp, t, "unexpected %s in a preprocessor condition (expected kernel_v, "
-		"kernel_vr, arch, runtime, systemtap_v, systemtap_privilege, "
-		"guru_mode, CONFIG_*, @defined(...), $#, a number or a string)",
-		tok_describe(t));
+	return t;
 }
 
-static int cond_or(struct pp *pp, struct cond *c);
+/* cond_number - a number token (or '-' number) at @t: 1 and *@n */
+static int cond_number(struct pp *pp, struct cond *c, const struct token *t,
+		       long long *n)
+{
+	if (t->type == T_NUM) {
+		*n = (long long)t->unum;
+		return 1;
+	}
+	if (tok_is(t, "-") && c->pos < c->end && c->t[c->pos].type == T_NUM) {
+		*n = -(long long)cond_token(pp, c)->unum;
+		return 1;
+	}
+	return 0;
+}
+
+static int compare_result(const char *op, int r)
+{
+	if (!strcmp(op, "==")) return r == 0;
+	if (!strcmp(op, "!=")) return r != 0;
+	if (!strcmp(op, "<")) return r < 0;
+	if (!strcmp(op, "<=")) return r <= 0;
+	if (!strcmp(op, ">")) return r > 0;
+	return r >= 0;
+}
+
+static void need_eq(struct pp *pp, const struct token *op, const char *what)
+{
+	if (strcmp(op->text, "==") && strcmp(op->text, "!="))
+		pp_fail(pp, op, "%s is compared only with '==' or '!='", what);
+}
+
+static const char *need_string(struct pp *pp, const struct token *r,
+			       const struct token *at, const char *what)
+{
+	if (!r || r->type != T_STR)
+		pp_fail(pp, r ? r : at, "%s is compared with a string literal",
+			what);
+	return r->text;
+}
+
+/* known_left - an identifier a condition may compare */
+static int known_left(const char *n)
+{
+	static const char *const names[] = { "kernel_v", "kernel_vr",
+		"systemtap_v", "arch", "runtime", "systemtap_privilege",
+		"guru_mode", NULL };
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(names[i], n))
+			return 1;
+	return 0;
+}
 
 static int cond_compare(struct pp *pp, struct cond *c)
 {
-	const struct token *at = &c->t[c->pos];
-	struct value l = cond_operand(pp, c);
-	const struct token *op = &c->t[c->pos];
 	static const char *const ops[] = { "==", "!=", "<", "<=", ">", ">=", NULL };
-	int i, r;
-	for (i = 0; c->pos < c->end && ops[i]; i++)
+	const struct pp_config *cfg = pp->cfg;
+	const struct token *l = cond_token(pp, c), *op, *r;
+	long long a, b;
+	int i;
+	if (!l)
+		pp_fail(pp, &c->t[c->end], "incomplete preprocessor condition: "
+			"expected a comparison before '%%?'");
+	if (!(l->type == T_STR || l->type == T_NUM || tok_is(l, "-") ||
+	      (l->type == T_IDENT && (!strncmp(l->text, "CONFIG_", 7) ||
+				      known_left(l->text)))))
+		pp_fail(pp, l, "unexpected %s in a preprocessor condition "
+			"(expected LEFT OP RIGHT, LEFT one of kernel_v, "
+			"kernel_vr, systemtap_v, arch, runtime, "
+			"systemtap_privilege, guru_mode, CONFIG_..., a string "
+			"or a number)", tok_describe(l));
+	op = cond_token(pp, c);
+	for (i = 0; op && ops[i]; i++)
 		if (tok_is(op, ops[i]))
 			break;
-	if (l.kind == V_NUM && (c->pos >= c->end || !ops[i]))
-		return l.n != 0;   /* a number alone (guru_mode, @defined(...)) */
+	if (!op || !ops[i])
+		pp_fail(pp, op ? op : &c->t[c->end], "expected a comparison "
+			"operator (== != < <= > >=) after %s in the preprocessor "
+			"condition, found %s", tok_describe(l),
+			op ? tok_describe(op) : "'%?'");
 	if (c->pos >= c->end)
-		pp_fail(pp, op, "expected a comparison operator in the preprocessor condition");
-	if (!ops[i])
-		pp_fail(pp, op, "expected a comparison operator, found %s", tok_describe(op));
-	c->pos++;
-	struct value rv = cond_operand(pp, c);
-	if (l.kind == V_NUM || rv.kind == V_NUM) {
-		long long a = l.n, b = rv.n;
-		if ((l.kind != V_NUM && !is_number(l.s, &a)) ||
-		    (rv.kind != V_NUM && !is_number(rv.s, &b)))
-			pp_fail(pp, at, "preprocessor condition compares a number with a string");
-		r = a < b ? -1 : a > b;
-	} else if ((i == 0 || i == 1) && l.kind != V_STR && strpbrk(rv.s, "*?[")) {
-		r = fnmatch(rv.s, l.s, 0) != 0;
-	} else if (l.kind == V_VERSION) {
-		r = strverscmp(l.s, rv.s);
-	} else {
-		r = strcmp(l.s, rv.s);
+		pp_fail(pp, &c->t[c->end], "incomplete preprocessor condition: "
+			"expected a value after '%s'", op->text);
+	r = cond_token(pp, c);
+	if (l->type == T_IDENT && (!strcmp(l->text, "kernel_v") ||
+				   !strcmp(l->text, "kernel_vr") ||
+				   !strcmp(l->text, "systemtap_v"))) {
+		const char *q = need_string(pp, r, op, l->text), *v;
+		if (l->text[0] == 's') {
+			v = cfg->stap_version;
+		} else if (l->text[8] == 'r') {
+			v = cfg->kernel_release;
+		} else {                     /* kernel_v: the numeric prefix */
+			size_t k = 0;
+			v = cfg->kernel_release;
+			while (v[k] && (v[k] == '.' || (v[k] >= '0' && v[k] <= '9')) &&
+			       k < sizeof(kernel_v_buf) - 1)
+				k++;
+			memcpy(kernel_v_buf, v, k);
+			kernel_v_buf[k] = 0;
+			v = kernel_v_buf;
+		}
+		if (strpbrk(q, "*?[")) {
+			need_eq(pp, op, "a version with a wildcard");
+			return compare_result(op->text, fnmatch(q, v, 0) != 0);
+		}
+		return compare_result(op->text, strverscmp(v, q));
 	}
-	switch (i) {
-	case 0: return r == 0;
-	case 1: return r != 0;
-	case 2: return r < 0;
-	case 3: return r <= 0;
-	case 4: return r > 0;
-	default: return r >= 0;
+	if (l->type == T_IDENT && (!strcmp(l->text, "arch") ||
+				   !strcmp(l->text, "runtime"))) {
+		const char *q = need_string(pp, r, op, l->text);
+		need_eq(pp, op, l->text);
+		return compare_result(op->text, fnmatch(q, l->text[0] == 'a' ?
+						cfg->arch : cfg->runtime, 0) != 0);
 	}
-}
-
-static int cond_unary(struct pp *pp, struct cond *c)
-{
-	const struct token *t = &c->t[c->pos];
-	if (c->pos < c->end && tok_is(t, "!")) {
-		c->pos++;
-		return !cond_unary(pp, c);
+	if (l->type == T_IDENT && !strcmp(l->text, "systemtap_privilege")) {
+		const char *q = need_string(pp, r, op, l->text);
+		need_eq(pp, op, l->text);
+		return compare_result(op->text, strcmp(q, cfg->privilege));
 	}
-	if (c->pos < c->end && tok_is(t, "(")) {
-		c->pos++;
-		int v = cond_or(pp, c);
-		if (c->pos >= c->end || !tok_is(&c->t[c->pos], ")"))
-			pp_fail(pp, &c->t[c->pos], "expected ')' in the preprocessor condition");
-		c->pos++;
-		return v;
+	if (l->type == T_IDENT && !strcmp(l->text, "guru_mode")) {
+		if (!cond_number(pp, c, r, &b) || (b != 0 && b != 1))
+			pp_fail(pp, r, "guru_mode is compared with 0 or 1");
+		need_eq(pp, op, "guru_mode");
+		return compare_result(op->text, cfg->guru_mode != b);
 	}
-	return cond_compare(pp, c);
+	if (l->type == T_IDENT && !strncmp(l->text, "CONFIG_", 7)) {
+		const char *v = cfg->config_lookup(l->text, cfg->config_data);
+		if (r->type == T_STR) {
+			need_eq(pp, op, "a CONFIG_ option compared with a string");
+			return compare_result(op->text,
+					      fnmatch(r->text, v ? v : "", 0) != 0);
+		}
+		if (!cond_number(pp, c, r, &b))
+			pp_fail(pp, r, "%s is compared with a string or a number "
+				"literal", l->text);
+		a = 0;   /* unset: 0 */
+		if (v && *v) {
+			char *end;
+			errno = 0;
+			a = strtoll(v, &end, 0);
+			if (*end || errno)
+				pp_fail(pp, l, "%s is \"%s\", not a number to "
+					"compare with %lld", l->text, v, b);
+		}
+		return compare_result(op->text, a < b ? -1 : a > b);
+	}
+	if (l->type == T_STR && r->type == T_STR)
+		return compare_result(op->text, strcmp(l->text, r->text));
+	if (cond_number(pp, c, l, &a)) {
+		if (!cond_number(pp, c, r, &b))
+			pp_fail(pp, r, "a number is compared with a number literal");
+		return compare_result(op->text, a < b ? -1 : a > b);
+	}
+	pp_fail(pp, r, "a string is compared with a string literal");
 }
 
 static int cond_and(struct pp *pp, struct cond *c)
 {
-	int v = cond_unary(pp, c);
+	int v = cond_compare(pp, c);
 	while (c->pos < c->end && tok_is(&c->t[c->pos], "&&")) {
 		c->pos++;
-		v = cond_unary(pp, c) && v;
+		v = cond_compare(pp, c) && v;
 	}
 	return v;
 }
@@ -353,9 +438,18 @@ static int match_cond(struct pp *pp, const struct token *t, int n, int start,
 		} else if (tok_is(&t[i], "%)")) {
 			if (--depth == 0)
 				return i;
-		} else if (depth == 1 && tok_is(&t[i], "%?") && *q < 0) {
+		} else if (depth == 1 && tok_is(&t[i], "%?")) {
+			if (*q >= 0 || *colon >= 0)
+				pp_fail(pp, &t[i], "a preprocessor conditional "
+					"%%( COND %%? A %%: B %%) has one '%%?' "
+					"before its '%%:' (this is another)");
 			*q = i;
-		} else if (depth == 1 && tok_is(&t[i], "%:") && *colon < 0) {
+		} else if (depth == 1 && tok_is(&t[i], "%:")) {
+			if (*colon >= 0 || *q < 0)
+				pp_fail(pp, &t[i], "a preprocessor conditional "
+					"%%( COND %%? A %%: B %%) has one '%%:' "
+					"after its '%%?' (this is %s)", *colon >= 0 ?
+					"another" : "before the '%?'");
 			*colon = i;
 		}
 	}
@@ -378,7 +472,16 @@ static int define_macro(struct pp *pp, const struct token *t, int n, int i)
 	if (i >= n || t[i].type != T_IDENT || t[i].text[0] == '$' || t[i].text[0] == '@')
 		pp_fail(pp, i < n ? &t[i] : d, "expected a macro name after '@define'");
 	struct macro *m = xcalloc(1, sizeof(*m));
+	m->loc = t[i].loc;
 	m->name = t[i++].text;
+	for (struct macro *o = macros; o && o != library_macros; o = o->next)
+		if (!strcmp(o->name, m->name)) {
+			/* a file may shadow the library's, not its own */
+			diag_error(&t[i - 1].loc, "macro '@%s' is defined "
+				   "twice in this file", m->name);
+			diag_note(&o->loc, "its first definition is here");
+			longjmp(pp->fail, 1);
+		}
 	if (i < n && tok_is(&t[i], "(") && t[i].off == t[i - 1].end) {
 		i++;
 		while (i < n && !tok_is(&t[i], ")")) {
@@ -492,8 +595,9 @@ static void process(struct pp *pp, const struct token *t, int n)
 			struct cond cd = { t, i + 1, q };
 			int v = cond_or(pp, &cd);
 			if (cd.pos != q)
-				pp_fail(pp, &t[cd.pos], "unexpected %s in the preprocessor condition",
-					tok_describe(&t[cd.pos]));
+				pp_fail(pp, &t[cd.pos], "unexpected %s in the "
+					"preprocessor condition (expected '&&', "
+					"'||' or '%%?')", tok_describe(&t[cd.pos]));
 			if (v)
 				process(pp, t + q + 1, (colon < 0 ? end : colon) - q - 1);
 			else if (colon >= 0)
@@ -513,6 +617,18 @@ static void process(struct pp *pp, const struct token *t, int n)
 				i = expand_macro(pp, m, t, n, i);
 				continue;
 			}
+		}
+		if (is_arg(c)) {
+			struct tokvec v = { 0 };
+			if (++pp->depth > 200)
+				pp_fail(pp, c, "command line arguments spliced "
+					"too deep ($1 naming $1?)");
+			arg_tokens(pp, c, &v);
+			process(pp, v.t, v.n);
+			free(v.t);
+			pp->depth--;
+			i++;
+			continue;
 		}
 		tokvec_push(pp->out, c);
 		i++;

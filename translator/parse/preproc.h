@@ -28,7 +28,8 @@ void preproc_keep_macros(void);
 void preproc_reset(void);
 
 /* pp_config_defaults: fill the NULL fields of *cfg with defaults taken
- * from uname(2) ("kernel" runtime, config read from /boot/config-REL). */
+ * from uname(2) ("kernel" runtime, config read from
+ * [SYSROOT]/boot/config-REL); *cfg must outlive the lookups. */
 void pp_config_defaults(struct pp_config *cfg);
 
 #endif

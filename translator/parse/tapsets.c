@@ -105,11 +105,20 @@ int load_tapsets(struct session *s)
 	return 0;
 }
 
+static int macros_loaded;
+
+/* forget_macros - util_on_reset: the library's macros are read again */
+static void forget_macros(void)
+{
+	macros_loaded = 0;
+	preproc_reset();
+}
+
 void load_tapset_macros(struct session *s)
 {
-	static int loaded;
-	if (loaded++)
+	if (macros_loaded++)
 		return;
+	util_on_reset(forget_macros);
 	load_dir(s, s->tapset_dir, 0, ".stpm");
 	for (int i = 0; i < s->include_dirs.n; i++)
 		load_dir(s, s->include_dirs.items[i], 0, ".stpm");

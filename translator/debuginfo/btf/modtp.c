@@ -21,6 +21,13 @@
 static struct vec points;               /* struct tp_modpoint * */
 static struct session *points_session;
 
+/* forget_points - util_on_reset */
+static void forget_points(void)
+{
+	memset(&points, 0, sizeof(points));
+	points_session = NULL;
+}
+
 /* section_named - the section of @e called @name, or NULL */
 static Elf_Scn *section_named(Elf *e, const char *name)
 {
@@ -91,6 +98,7 @@ struct vec *tp_module_points(struct session *s)
 		return &points;
 	points_session = s;
 	points.n = 0;
+	util_on_reset(forget_points);
 	elf_version(EV_CURRENT);
 	dir = xasprintf("%s/lib/modules/%s", s->sysroot ? s->sysroot : "",
 			s->kernel_release);

@@ -33,6 +33,12 @@ struct sc_fn {
 
 static struct sc_prov *scp;
 
+/* forget_scp - util_on_reset */
+static void forget_scp(void)
+{
+	scp = NULL;
+}
+
 /* C spellings of integer types -> the names BTF (like DWARF) gives them */
 static const char *const int_names[][2] = {
 	{ "unsigned long", "long unsigned int" },
@@ -177,6 +183,7 @@ static struct sc_prov *sc_for(struct session *s, struct btf_prov *bp,
 	char *why = NULL;
 	if (scp && scp->bp == bp)
 		return scp;
+	util_on_reset(forget_scp);
 	scp = xcalloc(1, sizeof(*scp));
 	scp->p.name = "btf-syscalls";
 	scp->p.lookup_var = sc_lookup_var;

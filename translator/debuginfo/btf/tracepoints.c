@@ -25,6 +25,12 @@ struct tp_table {
 
 static struct tp_table *table;
 
+/* forget_table - util_on_reset */
+static void forget_table(void)
+{
+	table = NULL;
+}
+
 static struct tp_event *event_named(struct tp_table *t, const char *name)
 {
 	int lo = 0, hi = t->events.n;
@@ -50,6 +56,7 @@ static struct tp_table *table_for(struct session *s)
 		return table;
 	if (!(p = dbg_btf_for(s)))
 		return NULL;
+	util_on_reset(forget_table);
 	table = xcalloc(1, sizeof(*table));
 	table->s = s;
 	table->bp = (struct btf_prov *)p;

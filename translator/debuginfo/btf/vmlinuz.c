@@ -29,6 +29,14 @@ static char *unpacked_key;
 static unsigned char *unpacked;
 static size_t unpacked_len;
 
+/* forget_unpacked - util_on_reset */
+static void forget_unpacked(void)
+{
+	unpacked_key = NULL;
+	unpacked = NULL;
+	unpacked_len = 0;
+}
+
 static uint32_t le32(const unsigned char *p)
 {
 	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
@@ -231,6 +239,7 @@ static int get_unpacked(const char *key, const char *path, char **why)
 	free(unpacked);
 	free(unpacked_key);
 	unpacked_key = NULL;
+	util_on_reset(forget_unpacked);
 	unpacked = unpack_image(img, n, &unpacked_len, &err);
 	free(img);
 	if (!unpacked) {

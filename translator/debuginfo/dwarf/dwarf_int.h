@@ -83,6 +83,9 @@ struct dw_fn {
  * found by build-id under /usr/lib/debug) as module @name (NULL: the
  * kernel) and its index; NULL with *@why (heap) on failure. */
 struct dw_mod *dw_open_file(const char *name, const char *path, char **why);
+/* dw_mod_release - close @m's libdwfl session and index connection (its
+ * x*alloc'd memory stays: see util_on_reset); @m is unusable after. */
+void dw_mod_release(struct dw_mod *m);
 /* dw_mod_for - the opened debuginfo of @module (NULL: the kernel),
  * opened on first use; NULL after a diagnostic. */
 struct dw_mod *dw_mod_for(struct dw_prov *dp, const char *module);

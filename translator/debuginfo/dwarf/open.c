@@ -74,6 +74,17 @@ struct dw_mod *dw_open_file(const char *name, const char *path, char **why)
 	return open_file(name, path, why);
 }
 
+void dw_mod_release(struct dw_mod *m)
+{
+	if (m->db)
+		sqlite3_close(m->db);
+	if (m->dwfl)
+		dwfl_end(m->dwfl);
+	m->db = NULL;
+	m->dwfl = NULL;
+	m->dw = NULL;
+}
+
 static int has_debug_info(const char *path)
 {
 	return access(path, R_OK) == 0;

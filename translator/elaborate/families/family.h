@@ -76,6 +76,10 @@ struct derived_probe *new_perf_derived(struct session *s, enum dp_kind k,
  * after a diagnostic. */
 int num_arg(struct pp_component *c, struct probe_point *pp, int64_t *v,
 	    int required);
+/* maxactive_arg - the N of .return.maxactive(N) (component @c) into
+ * *@v: a number from 0 (the kernel's default) to 65535 kretprobe
+ * instances, as SystemTap takes; 0, or -1 after a diagnostic. */
+int maxactive_arg(struct pp_component *c, struct probe_point *pp, int64_t *v);
 /* str_arg - the string argument of @c into *@v; 0, or -1 after a
  * diagnostic. */
 int str_arg(struct pp_component *c, struct probe_point *pp, const char **v);

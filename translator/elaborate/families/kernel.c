@@ -234,12 +234,8 @@ static int match_kernel(struct session *s, struct probe *p, struct probe_point *
 		} else if (pp_is(c, "exported") && !c->arg) {
 			q.flags |= DBG_Q_EXPORTED;
 		} else if (pp_is(c, "maxactive") && is_return) {
-			if (!c->arg || c->arg->kind != E_NUM || c->arg->num <= 0) {
-				diag_error(&pp->loc, "maxactive needs a positive "
-					   "number: .return.maxactive(N)");
+			if (maxactive_arg(c, pp, &maxactive) < 0)
 				return -1;
-			}
-			maxactive = c->arg->num;
 		} else {
 			diag_error(&pp->loc, "unexpected '.%s' in %s (expected "
 				   ".call, .return, .inline, .exported or "

@@ -46,7 +46,7 @@ static int match_kprobe(struct session *s, struct probe *p,
 		else if (pp_is(c, "call") && !c->arg && !is_return)
 			;   /* the entry, as without .return */
 		else if (pp_is(c, "maxactive") && is_return) {
-			if (num_arg(c, pp, &maxactive, 1) < 0)
+			if (maxactive_arg(c, pp, &maxactive) < 0)
 				return -1;
 		} else {
 			diag_error(&pp->loc, "unexpected '.%s' in %s (expected "

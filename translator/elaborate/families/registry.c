@@ -73,6 +73,19 @@ int num_arg(struct pp_component *c, struct probe_point *pp,
 	return 0;
 }
 
+int maxactive_arg(struct pp_component *c, struct probe_point *pp, int64_t *v)
+{
+	if (num_arg(c, pp, v, 1) < 0)
+		return -1;
+	if (*v < 0 || *v > 65535) {
+		diag_error(&c->arg->loc, "maxactive(N) takes 0 (the kernel's "
+			   "default) to 65535 instances, not %lld",
+			   (long long)*v);
+		return -1;
+	}
+	return 0;
+}
+
 int str_arg(struct pp_component *c, struct probe_point *pp,
 		   const char **v)
 {
