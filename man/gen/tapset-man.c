@@ -15,8 +15,8 @@
  *                          HEAD) followed by every probe alias, by tapset
  * --check writes nothing and lists, one a line, every public function or
  * probe alias (no component of its name starts with '_') without a doc
- * comment, and every function parameter without an @ line; exit status 1
- * when there is any.
+ * comment, every function without a Context: section and every function
+ * parameter without an @ line; exit status 1 when there is any.
  *
  * The doc comment shape (SystemTap's):
  *   / **
@@ -252,6 +252,39 @@ static void chomp_paras(char **s)
 	}
 }
 
+/* see_top - @text with "see the top of FILE.stp" (the tapset file's
+ * header comment) as "see tapset::FILE(3stap)", and "see the top" as
+ * the page of @file itself */
+static char *see_top(char *text, const char *file)
+{
+	struct buf b = {0};
+	const char *p, *q;
+	if (!text || !strstr(text, "see the top"))
+		return text;
+	for (p = text; (q = strstr(p, "see the top")); ) {
+		const char *e = q + strlen("see the top");
+		char *topic;
+		buf_add(&b, p, q - p);
+		if (!strncmp(e, " of ", 4) && (p = strstr(e + 4, ".stp")) &&
+		    p - (e + 4) < 40 && !memchr(e + 4, ' ', p - (e + 4))) {
+			topic = xstrndup(e + 4, p - (e + 4));
+			e = p + 4;
+		} else {
+			const char *base = strrchr(file, '/');
+			topic = xstrdup(base ? base + 1 : file);
+			topic[strlen(topic) - 4] = '\0';
+		}
+		buf_str(&b, "see tapset::");
+		buf_str(&b, topic);
+		buf_str(&b, "(3stap)");
+		free(topic);
+		p = e;
+	}
+	buf_str(&b, p);
+	free(text);
+	return b.s;
+}
+
 /* parse_doc - the comment of @n lines (without the comment markers and
  * the leading " * "), or NULL when it is not a doc comment. */
 static struct doc *parse_doc(char **lines, int n, const char *file, int at)
@@ -330,8 +363,12 @@ static struct doc *parse_doc(char **lines, int n, const char *file, int at)
 	chomp_paras(&d->context);
 	chomp_paras(&d->description);
 	chomp_paras(&d->returns);
-	for (i = 0; i < d->args.n; i++)
-		chomp_paras(&((struct arg *)d->args.items[i])->text);
+	for (i = 0; i < d->args.n; i++) {
+		struct arg *a = d->args.items[i];
+		chomp_paras(&a->text);
+		a->text = see_top(a->text, file);
+	}
+	d->description = see_top(d->description, file);
 	if (!d->summary)
 		d->summary = xstrdup("");
 	return d;
@@ -584,10 +621,33 @@ static void scan_file(const char *dir, const char *rel)
 			i = j;
 			continue;
 		}
-		if (strncmp(s, "function", 8) == 0 && isspace((unsigned char)s[8]))
-			d = parse_function(s);
-		else if (strncmp(s, "probe", 5) == 0 && isspace((unsigned char)s[5]))
-			d = parse_probe(s);
+		if (strncmp(s, "function", 8) == 0 && isspace((unsigned char)s[8])) {
+			/* the parameters may go on over the next lines */
+			struct buf def = {0};
+			for (j = i; j < n && j < i + 8; j++) {
+				if (j > i)
+					buf_str(&def, " ");
+				buf_str(&def, trim(xstrdup(lines[j])));
+				if (strchr(lines[j], ')'))
+					break;
+			}
+			d = parse_function(def.s);
+			free(def.s);
+		}
+		else if (strncmp(s, "probe", 5) == 0 && isspace((unsigned char)s[5])) {
+			/* the points may go on over the next lines, up to
+			 * the body's brace */
+			struct buf def = {0};
+			for (j = i; j < n && j < i + 8; j++) {
+				if (j > i)
+					buf_str(&def, " ");
+				buf_str(&def, trim(xstrdup(lines[j])));
+				if (strchr(lines[j], '{'))
+					break;
+			}
+			d = parse_probe(def.s);
+			free(def.s);
+		}
 		if (!d)
 			continue;
 		d->file = t->rel;
@@ -1170,6 +1230,23 @@ static void write_stapprobes(const char *head)
 
 /* --------------------------------------------------------------- check */
 
+/* documented - whether another definition of @d's name (an alternative
+ * in a preprocessor conditional) has a doc comment */
+static int documented(const struct def *d)
+{
+	int i, j;
+	for (i = 0; i < tapsets.n; i++) {
+		const struct tapset *t = tapsets.items[i];
+		for (j = 0; j < t->defs.n; j++) {
+			const struct def *e = t->defs.items[j];
+			if (e != d && e->is_probe == d->is_probe &&
+			    (e->doc || e->family) && !strcmp(e->name, d->name))
+				return 1;
+		}
+	}
+	return 0;
+}
+
 static int check(void)
 {
 	int i, j, k, bad = 0;
@@ -1177,12 +1254,19 @@ static int check(void)
 		const struct tapset *t = tapsets.items[i];
 		for (j = 0; j < t->defs.n; j++) {
 			const struct def *d = t->defs.items[j];
-			if (!d->doc && !d->family) {
+			if (!d->doc && !d->family && !documented(d)) {
 				printf("%s:%d: %s %s has no doc comment\n",
 				       d->file, d->line,
 				       d->is_probe ? "probe" : "function", d->name);
 				bad++;
 				continue;
+			}
+			if (!d->doc && !d->family)
+				continue;       /* an undocumented alternative */
+			if (!d->is_probe && !d->doc->context) {
+				printf("%s:%d: function %s: no Context: section\n",
+				       d->file, d->line, d->name);
+				bad++;
 			}
 			for (k = 0; !d->is_probe && k < d->params.n; k++) {
 				const char *pn = d->params.items[k];
