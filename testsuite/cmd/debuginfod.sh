@@ -37,7 +37,7 @@ ip link set lo up
 mkdir -p debs
 ln -sf "$kdeb" "$pdeb" debs/
 debuginfod -L -Z '.deb=dpkg-deb --fsys-tarfile' -p 8002 -d "$PWD/db.sqlite" \
-    -t0 -g0 -c2 "$PWD/debs" > server.log 2>&1 &
+    --disable-source-scan -t0 -g0 -c2 "$PWD/debs" > server.log 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null' EXIT
 
@@ -50,11 +50,11 @@ metrics() {
 }
 # indexed when both archives were scanned and no scan is pending
 i=0
-until [ "$(metrics '^scanned_files_total' | awk '{ n += $2 } END { print n + 0 }')" = 2 ] &&
+until [ "$(metrics '^scanned_files_total' | awk '{ n += $NF } END { print n + 0 }')" = 2 ] &&
       metrics '^thread_work_pending{role="scan"} 0' > /dev/null &&
       metrics '^thread_busy{role="scan"} 0' > /dev/null; do
     kill -0 $server 2>/dev/null || fail "debuginfod exited"
-    i=$((i + 1)); [ $i -lt 600 ] || fail "debuginfod did not index the .debs in 600 s"
+    i=$((i + 1)); [ $i -lt 900 ] || fail "debuginfod did not index the .debs in 900 s"
     sleep 1
 done
 echo "server indexed the .debs in $i s"
@@ -118,7 +118,7 @@ int main(int argc, char **argv) { return argc > 5; }
 EOF
 gcc -O2 -o prog prog.c -Wl,--build-id=0x0123456789abcdef0123456789abcdef01234567
 rc=0
-DEBUGINFOD_URLS=$url "$STAP" -p2 -e 'probe process("./prog").statement("main@prog.c:1") { println($argc) }' \
+DEBUGINFOD_URLS=$url "$STAP" -p2 -e "probe process(\"$PWD/prog\").statement(\"main@prog.c:1\") { println(\$argc) }" \
     > /dev/null 2> err || rc=$?
 [ $rc = 1 ] || fail "a probe needing prog's DWARF built (status $rc)"
 grep -q "the debuginfod server(s) $url have no debuginfo for .*prog (build-id 0123456789abcdef0123456789abcdef01234567)" err ||

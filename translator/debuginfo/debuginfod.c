@@ -55,8 +55,8 @@ static int on_progress(debuginfod_client *c, long a, long b)
 	const char *what = debuginfod_get_user_data(c);
 	if (what) {
 		const char *url = debuginfod_get_url(c);
-		progress_begin("downloading the debuginfo of %s%s%s", what,
-			       url ? " from " : "", url ? url : "");
+		progress_begin("downloading the debuginfo of %s from %s", what,
+			       url ? url : urls);
 		debuginfod_set_user_data(c, NULL);      /* begun */
 	}
 	if (b > 0 || a > 0)

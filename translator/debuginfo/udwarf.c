@@ -346,7 +346,9 @@ int udwarf_statements(const char *host, const char *func, const char *file,
 		*err = xasprintf("%s has no DWARF line table (build it with "
 				 "-g, or install its separate debuginfo: "
 				 "/usr/lib/debug/.build-id/XX/REST.debug by "
-				 "its build-id)  [man error::dwarf]", host);
+				 "its build-id%s%s)  [man error::dwarf]", host,
+				 dbgd_last_error() ? "; " : "",
+				 dbgd_last_error() ? dbgd_last_error() : "");
 		return -1;
 	}
 	for (; dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0;
