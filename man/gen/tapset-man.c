@@ -568,6 +568,22 @@ static char *header_comment(char **lines, int n)
 	return text;
 }
 
+/* joined - lines @i... of the @n at @lines joined by spaces, up to the
+ * first that holds @end (at most 8 lines; heap) */
+static char *joined(char **lines, int n, int i, char end)
+{
+	struct buf def = {0};
+	int j;
+	for (j = i; j < n && j < i + 8; j++) {
+		if (j > i)
+			buf_str(&def, " ");
+		buf_str(&def, trim(xstrdup(lines[j])));
+		if (strchr(lines[j], end))
+			break;
+	}
+	return def.s;
+}
+
 static void scan_file(const char *dir, const char *rel)
 {
 	char *path = xasprintf("%s/%s", dir, rel), **lines, *base;
@@ -621,32 +637,17 @@ static void scan_file(const char *dir, const char *rel)
 			i = j;
 			continue;
 		}
+		/* a function's parameters, a probe alias's points may go on
+		 * over the next lines (up to ')', up to the body's '{') */
 		if (strncmp(s, "function", 8) == 0 && isspace((unsigned char)s[8])) {
-			/* the parameters may go on over the next lines */
-			struct buf def = {0};
-			for (j = i; j < n && j < i + 8; j++) {
-				if (j > i)
-					buf_str(&def, " ");
-				buf_str(&def, trim(xstrdup(lines[j])));
-				if (strchr(lines[j], ')'))
-					break;
-			}
-			d = parse_function(def.s);
-			free(def.s);
-		}
-		else if (strncmp(s, "probe", 5) == 0 && isspace((unsigned char)s[5])) {
-			/* the points may go on over the next lines, up to
-			 * the body's brace */
-			struct buf def = {0};
-			for (j = i; j < n && j < i + 8; j++) {
-				if (j > i)
-					buf_str(&def, " ");
-				buf_str(&def, trim(xstrdup(lines[j])));
-				if (strchr(lines[j], '{'))
-					break;
-			}
-			d = parse_probe(def.s);
-			free(def.s);
+			char *def = joined(lines, n, i, ')');
+			d = parse_function(def);
+			free(def);
+		} else if (strncmp(s, "probe", 5) == 0 &&
+			   isspace((unsigned char)s[5])) {
+			char *def = joined(lines, n, i, '{');
+			d = parse_probe(def);
+			free(def);
 		}
 		if (!d)
 			continue;

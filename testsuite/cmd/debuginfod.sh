@@ -14,6 +14,8 @@
 #    need its line table: they fail without the server) build, with a
 #    progress line ("downloading the debuginfo of") on a terminal
 #    (script(1));
+#  - the first DWARF index of a file says so on a terminal, not
+#    otherwise, nor under -w;
 #  - a second run downloads nothing (the cache);
 #  - a program whose build-id the server does not have is a clear error
 #    naming the server and the build-id.
@@ -105,7 +107,15 @@ tr '\r' '\n' < tty.out | grep -q "^stap: downloading the debuginfo of $root/usr/
     fail "no progress line on the terminal: $(tr '\r' '\n' < tty.out | head)"
 tr '\r' '\n' < tty.out | grep -q "^stap: downloading the debuginfo of .*: done in [0-9.]* s" ||
     fail "the progress line did not end: $(tr '\r' '\n' < tty.out | head)"
+# the first DWARF index of the program says so on the terminal too
+tr '\r' '\n' < tty.out | grep -q "^stap: indexing the DWARF of $root/usr/bin/python3.11 (once; kept in the cache): done in [0-9.]* s" ||
+    fail "no index progress line on the terminal: $(tr '\r' '\n' < tty.out | head)"
+! grep -q 'indexing' err || fail "an index progress line with stderr not a terminal: $(cat err)"
 echo "python3 probes: built in $(( $(date +%s) - t0 )) s"
+# -w: not a word of progress, even on a terminal (a fresh index)
+DEBUGINFOD_URLS=$url SYSTEMTAP_DIR=$PWD/stapdir-w script -qefc "$STAP -w ${K[*]} -p2 -e '$pscript'" /dev/null > tty-w.out 2>&1 ||
+    fail "-w run: $(tr '\r' '\n' < tty-w.out | tail)"
+! grep -q 'indexing\|downloading' tty-w.out || fail "progress lines under -w: $(tr '\r' '\n' < tty-w.out | head)"
 
 # again: everything from the cache (no download, no progress line)
 DEBUGINFOD_URLS=$url script -qefc "$STAP ${K[*]} -p2 -e '$pscript'" /dev/null > tty2.out 2>&1 ||

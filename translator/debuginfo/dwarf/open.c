@@ -94,12 +94,21 @@ static const struct dbg_provider dwarf_provider = {
 	.lookup_global = dw_lookup_global,
 };
 
+/* new_provider - the DWARF provider of session @s over kernel file @m */
+static struct dbg_provider *new_provider(struct session *s, struct dw_mod *m)
+{
+	struct dw_prov *dp = xcalloc(1, sizeof(*dp));
+	dp->p = dwarf_provider;
+	dp->s = s;
+	dp->kernel = m;
+	return &dp->p;
+}
+
 struct dbg_provider *dbg_dwarf_open(struct session *s, char **why)
 {
 	const char *kver = s->kernel_release;
 	char *cands[4];
 	struct strbuf searched = {0};
-	struct dw_prov *dp;
 	int i, n = 0;
 
 	cands[n++] = rooted(s, xasprintf("/usr/lib/debug/boot/vmlinux-%s", kver));
@@ -123,24 +132,16 @@ struct dbg_provider *dbg_dwarf_open(struct session *s, char **why)
 			free(err);
 			continue;
 		}
-		dp = xcalloc(1, sizeof(*dp));
-		dp->p = dwarf_provider;
-		dp->s = s;
-		dp->kernel = m;
 		free(strbuf_detach(&searched));
-		return &dp->p;
+		return new_provider(s, m);
 	}
 	if (dbgd_enabled()) {
 		char *err = NULL, *path = dbgd_kernel(s, &err);
 		struct dw_mod *m = path ? open_file(NULL, path, &err) : NULL;
 		free(path);
 		if (m) {
-			dp = xcalloc(1, sizeof(*dp));
-			dp->p = dwarf_provider;
-			dp->s = s;
-			dp->kernel = m;
 			free(strbuf_detach(&searched));
-			return &dp->p;
+			return new_provider(s, m);
 		}
 		strbuf_printf(&searched, "; %s", err);
 		free(err);
