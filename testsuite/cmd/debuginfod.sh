@@ -10,6 +10,8 @@
 #    module (-p4), the vmlinux coming into $DEBUGINFOD_CACHE_PATH
 #    (the client cache) by its build-id, and nothing is said on stderr
 #    that is not a terminal;
+#  - a module's variables resolve, its debuginfo fetched by the build-id
+#    of its .ko in the sysroot;
 #  - the python3 probes (statement probes in python3.11's ceval.c, which
 #    need its line table: they fail without the server) build, with a
 #    progress line ("downloading the debuginfo of") on a terminal
@@ -97,6 +99,18 @@ vm=$(find cache -path '*/debuginfo' -size +100M | head -n 1)
 id=$(readelf -n "$vm" | sed -n 's/.*Build ID: //p')
 [ "$(basename "$(dirname "$vm")")" = "$id" ] || fail "cache entry $vm is not named by its build-id $id"
 echo "kernel script: built in $(( $(date +%s) - t0 )) s, vmlinux $(du -m "$vm" | cut -f1) MB in the cache"
+
+# a module's local variable (DWARF only): its debuginfo by the build-id
+# of the sysroot's brd.ko
+mscript='probe module("brd").function("brd_do_bvec") { printf("%d %d\n", $len, $sector) }'
+rc=0; "$STAP" "${K[@]}" -p2 -e "$mscript" > /dev/null 2> err || rc=$?
+[ $rc = 1 ] || fail "the module script resolved without the module's DWARF (status $rc)"
+DEBUGINFOD_URLS=$url "$STAP" "${K[@]}" -p2 -e "$mscript" > out 2> err ||
+    fail "module script with the server: $(cat err)"
+grep -q 'module("brd").function("brd_do_bvec@drivers/block/brd.c:[0-9]*")' out ||
+    fail "module script: $(cat out)"
+bid=$(readelf -n "$root/lib/modules/$KVER/kernel/drivers/block/brd.ko" | sed -n 's/.*Build ID: //p')
+[ -s "cache/$bid/debuginfo" ] || fail "no cache/$bid/debuginfo (brd.ko's)"
 
 # the python3 probes, on a terminal
 t0=$(date +%s)
