@@ -285,8 +285,38 @@ static struct notifier_block stp_module_nb = {
 	.notifier_call = stp_module_event,
 };
 
+/* Registration progress for stapio (STP_MSG_PROGRESS), which shows it
+ * on a terminal: registering thousands of kprobes takes seconds (ten
+ * for 1000 under TCG). */
+#ifndef STP_PROGRESS_AFTER_MS
+#define STP_PROGRESS_AFTER_MS 1000      /* first report after this long */
+#endif
+#define STP_PROGRESS_EVERY_MS 250
+
+/* stp_progress - report @done of @total probes registered, started at
+ * jiffies @t0, last reported at *@last (0: never): when due, or @final
+ * (the end; only when an earlier one went out).  Context: the START
+ * write, may sleep. */
+static void stp_progress(u32 done, u32 total, unsigned long t0,
+			 unsigned long *last, bool final)
+{
+	struct stp_msg_progress m = {
+		.done = done, .total = total,
+		.ms = jiffies_to_msecs(jiffies - t0),
+	};
+
+	if (final ? !*last :
+	    (m.ms < STP_PROGRESS_AFTER_MS ||
+	     (*last && time_before(jiffies, *last +
+				   msecs_to_jiffies(STP_PROGRESS_EVERY_MS)))))
+		return;
+	*last = jiffies | 1;
+	stp_ctl_send(STP_MSG_PROGRESS, &m, sizeof(m));
+}
+
 int stp_probes_register(void)
 {
+	unsigned long t0 = jiffies, last = 0;
 	int i, rc;
 
 	stp_uvars_register();                   /* uvars.c: before probes */
@@ -320,6 +350,7 @@ int stp_probes_register(void)
 			continue;
 		rc = stp_register_one(r);
 		cond_resched();
+		stp_progress(i + 1, stp_module.nprobes, t0, &last, false);
 		if (rc == 0) {
 			r->registered = 1;
 			r->deferred = r->p->kind == STP_PROBE_KPROBE &&
@@ -349,6 +380,7 @@ int stp_probes_register(void)
 		return rc;
 	}
 	mutex_unlock(&stp_modprobe_mutex);
+	stp_progress(stp_module.nprobes, stp_module.nprobes, t0, &last, true);
 	stp_warn_wildcards();
 	rc = stp_tracepoints_register();        /* tracepoints.c */
 	if (!rc)

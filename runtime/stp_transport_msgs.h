@@ -70,6 +70,7 @@ enum stp_msg_type {
 	STP_MSG_TARGET = 6,
 	STP_MSG_DETACH = 7,
 	STP_MSG_SYSTEM = 8,
+	STP_MSG_PROGRESS = 9,
 };
 
 /* Largest payload of one control message. */
@@ -96,6 +97,15 @@ struct stp_msg_exit {
 	__u32 lost;                /* output records dropped (relay full) */
 	__u32 suppressed;          /* --suppress-handler-errors: hits that
 	                            * ended with an error (then errors is 0) */
+};
+
+/* Progress of a long registration (module -> stapio, during START's
+ * write): sent once it has taken STP_PROGRESS_AFTER_MS, then every
+ * quarter second, and a last time with done == total. */
+struct stp_msg_progress {
+	__u32 done;                /* probes registered (or tried) so far */
+	__u32 total;               /* probes to register */
+	__u32 ms;                  /* since the registration began */
 };
 
 #define STP_RELAY_MAGIC 0x53545052u  /* "STPR" */

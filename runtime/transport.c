@@ -177,7 +177,7 @@ int stp_ctl_send(u32 type, const void *payload, size_t len)
 	 * fit. */
 	if (stp_ctl_len + sizeof(h) + len +
 	    (type == STP_MSG_WARNING || type == STP_MSG_ERROR ||
-	     type == STP_MSG_SYSTEM ?
+	     type == STP_MSG_SYSTEM || type == STP_MSG_PROGRESS ?
 	     STP_CTL_RESERVE : 0) <= sizeof(stp_ctl_queue)) {
 		memcpy(stp_ctl_queue + stp_ctl_len, &h, sizeof(h));
 		memcpy(stp_ctl_queue + stp_ctl_len + sizeof(h), payload, len);

@@ -335,6 +335,24 @@ static void run_system(const char *p, size_t len)
 
 /* Read and handle every queued control message; returns EV_* bits and
  * the START status in *start_status. */
+/* show_progress - a long registration's progress (STP_MSG_PROGRESS, @len
+ * bytes at @p), on a terminal only and not under -q (staprun -w): one
+ * line rewritten in place, ended when done == total. */
+static void show_progress(const char *p, size_t len)
+{
+	struct stp_msg_progress m;
+
+	if (!isatty(2) || no_warnings || len < sizeof(m))
+		return;
+	memcpy(&m, p, sizeof(m));
+	if (m.done < m.total)
+		fprintf(stderr, "\rRegistering probes: %u of %u", m.done, m.total);
+	else
+		fprintf(stderr, "\rRegistering probes: %u of %u, done in %.1f s\n",
+			m.done, m.total, m.ms / 1000.0);
+	fflush(stderr);
+}
+
 static int read_cmds(int *start_status)
 {
 	static char buf[65536];
@@ -388,6 +406,9 @@ static int read_cmds(int *start_status)
 			}
 			case STP_MSG_SYSTEM:
 				run_system(p, h.len);
+				break;
+			case STP_MSG_PROGRESS:
+				show_progress(p, h.len);
 				break;
 			case STP_MSG_WARNING:
 				if (no_warnings)

@@ -579,7 +579,7 @@ static int run_passes(struct session *s)
 	load_tapset_macros(s);
 	s->user = parse_script(s->script_file, s->script_text, 0);
 	if (!s->user || opts_misc_parse_extra(s) < 0) {
-		diag_summary("Pass 1 (parse)");
+		diag_summary("Pass 1 (parse)", "error::pass1");
 		return 1;
 	}
 	if (s->dump_mode)
@@ -597,7 +597,7 @@ static int run_passes(struct session *s)
 	if (load_tapsets(s) < 0)
 		return 1;
 	if (diag_failed()) {   /* -W */
-		diag_summary("Pass 1 (parse)");
+		diag_summary("Pass 1 (parse)", "error::pass1");
 		return 1;
 	}
 	if (stp_verbose)
@@ -607,7 +607,7 @@ static int run_passes(struct session *s)
 	/* pass 2 */
 	t = now_ms();
 	if (elaborate(s) < 0 || diag_failed()) {   /* -W */
-		diag_summary("Pass 2 (elaboration)");
+		diag_summary("Pass 2 (elaboration)", "error::pass2");
 		return 1;
 	}
 	if (stp_verbose)
@@ -629,7 +629,7 @@ static int run_passes(struct session *s)
 	/* pass 3 */
 	t = now_ms();
 	if (codegen(s, &out) < 0) {
-		fprintf(stderr, "Pass 3: translation failed.\n");
+		fprintf(stderr, "Pass 3: translation failed.  [man error::pass3]\n");
 		return 1;
 	}
 	if (stp_verbose)
@@ -680,7 +680,7 @@ built:
 		fprintf(stderr, "Pass 5: run completed in %.0f ms.\n",
 			now_ms() - t);
 	if (rc != 0)
-		fprintf(stderr, "Pass 5: run failed.\n");
+		fprintf(stderr, "Pass 5: run failed.  [man error::pass5]\n");
 	return rc;
 }
 
@@ -695,6 +695,7 @@ int main(int argc, char **argv)
 	if (remote_active() && !s.list_pattern)
 		return remote_main(&s, argc, argv);   /* remote.c */
 	setup_paths(&s);
+	dbg_debuginfod_setup(&s);
 	if (s.last_pass >= 3) {
 		const char *td = getenv("TMPDIR");
 		char *t = xasprintf("%s/stapXXXXXX", td && *td ? td : "/tmp");

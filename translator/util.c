@@ -4,8 +4,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Under STP_FUZZ, util.h renames free() to stp_free(); "(free)(p)" below
@@ -508,12 +510,13 @@ int diag_warning_count(void)
 	return n_warnings;
 }
 
-void diag_summary(const char *pass)
+void diag_summary(const char *pass, const char *page)
 {
 	struct strbuf b = {0};
 	if (!n_errors && diag_warnings_as_errors) {
-		fprintf(stderr, "%s failed: %d warning%s, errors under -W\n",
-			pass, n_warnings, n_warnings == 1 ? "" : "s");
+		fprintf(stderr, "%s failed: %d warning%s, errors under -W  "
+			"[man %s]\n", pass, n_warnings, n_warnings == 1 ? "" : "s",
+			page);
 		return;
 	}
 	strbuf_printf(&b, "%s failed: %d error%s", pass, n_errors,
@@ -521,7 +524,7 @@ void diag_summary(const char *pass)
 	if (n_warnings)
 		strbuf_printf(&b, ", %d warning%s", n_warnings,
 			      n_warnings == 1 ? "" : "s");
-	fprintf(stderr, "%s\n", strbuf_str(&b));
+	fprintf(stderr, "%s  [man %s]\n", strbuf_str(&b), page);
 	free(b.s);
 }
 
@@ -593,4 +596,86 @@ int owned_private(const char *path)
 	if (stat(path, &st) != 0)
 		return -1;
 	return st.st_uid == geteuid() && !(st.st_mode & 022) ? 1 : 0;
+}
+
+/* ---- progress lines ---- */
+
+static struct {
+	char *what;             /* NULL: no line open */
+	double t0, last;        /* seconds: begun, last drawn */
+	size_t width;           /* of the text drawn last */
+} prog;
+
+static double mono_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+int progress_enabled(void)
+{
+	return isatty(2) && !diag_no_warnings;
+}
+
+static void progress_draw(const char *tail)
+{
+	char *line = xasprintf("stap: %s%s", prog.what, tail);
+	size_t n = strlen(line);
+	fprintf(stderr, "\r%s%*s", line, prog.width > n ? (int)(prog.width - n) : 0,
+		"");
+	fflush(stderr);
+	prog.width = n;
+	free(line);
+}
+
+void progress_begin(const char *fmt, ...)
+{
+	va_list ap;
+	if (!progress_enabled())
+		return;
+	free(prog.what);
+	va_start(ap, fmt);
+	if (vasprintf(&prog.what, fmt, ap) < 0)
+		prog.what = NULL;
+	va_end(ap);
+	if (!prog.what)
+		return;
+	prog.t0 = prog.last = mono_s();
+	prog.width = 0;
+	progress_draw("...");
+}
+
+void progress_update(double done, double total, const char *unit)
+{
+	double now;
+	char *tail;
+	if (!prog.what)
+		return;
+	now = mono_s();
+	if (now - prog.last < 0.1)
+		return;
+	prog.last = now;
+	if (unit && !strcmp(unit, "MB"))
+		tail = total > 0 ? xasprintf(": %.1f of %.1f MB", done / 1e6,
+					     total / 1e6)
+				 : xasprintf(": %.1f MB", done / 1e6);
+	else
+		tail = xasprintf(": %.0f%%", total > 0 ? 100.0 * done / total : 0);
+	progress_draw(tail);
+	free(tail);
+}
+
+void progress_end(const char *failed)
+{
+	char *tail;
+	if (!prog.what)
+		return;
+	tail = failed ? xasprintf(": %s", failed)
+		      : xasprintf(": done in %.1f s", mono_s() - prog.t0);
+	progress_draw(tail);
+	fputc('\n', stderr);
+	free(tail);
+	free(prog.what);
+	prog.what = NULL;
 }

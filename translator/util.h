@@ -105,8 +105,10 @@ void diag_reset(void);
  * the same place is printed and counted once). */
 int diag_warning_count(void);
 /* diag_summary - print the one-line summary of a failed pass on stderr:
- * "PASS failed: N errors[, M warnings]" (PASS e.g. "Pass 1 (parse)"). */
-void diag_summary(const char *pass);
+ * "PASS failed: N errors[, M warnings]  [man PAGE]" (PASS e.g. "Pass 1
+ * (parse)", PAGE the error page that explains it, e.g. "error::pass1";
+ * see man/error/). */
+void diag_summary(const char *pass, const char *page);
 /* diag_quiet - while nonzero, diagnostics are counted but not printed
  * (used for tapset files, whose errors matter only if they are used).
  * diag_rewind - forget errors counted after the count was @n. */
@@ -159,5 +161,17 @@ char *cache_dir(void);
  * stat()ed.  What the cache keeps is used only when this holds for it
  * and its directory. */
 int owned_private(const char *path);
+
+/* Progress lines on stderr for long work (a download, a first DWARF
+ * index), printed only when stderr is a terminal and -w was not given.
+ * progress_begin - start the line "stap: WHAT" (printf format).
+ * progress_update - show @done of @total (@unit "MB": both in bytes,
+ *   shown in MB; else a percentage), at most 10 times a second.
+ * progress_end - finish the line with "done in N s", or @failed's text.
+ * One line at a time; none of them may be called from a signal handler. */
+int progress_enabled(void);
+void progress_begin(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void progress_update(double done, double total, const char *unit);
+void progress_end(const char *failed);
 
 #endif

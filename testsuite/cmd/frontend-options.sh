@@ -46,7 +46,7 @@ echo "$out" | grep -q '^unused' && fail "the unused function was kept: $out"
 err=$("$STAP" -p1 -e 'probe begin { x = 1 + } probe end { y = ) } global 3' 2>&1)
 [ $? = 1 ] || fail "parse errors: exit status not 1"
 [ "$(echo "$err" | grep -c 'parse error:')" = 3 ] || fail "not 3 parse errors: $err"
-[ "$(echo "$err" | tail -n 1)" = "Pass 1 (parse) failed: 3 errors" ] || fail "summary: $err"
+[ "$(echo "$err" | tail -n 1)" = "Pass 1 (parse) failed: 3 errors  [man error::pass1]" ] || fail "summary: $err"
 # tapset subdirectories: linux/, the architecture's, linux/ARCH; not others
 if [ "$(uname -m)" = x86_64 ]; then
     mkdir -p ta/linux/x86_64 ta/x86_64 ta/arm64 ta/other

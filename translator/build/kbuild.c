@@ -578,8 +578,10 @@ int kbuild_module(struct session *s, const char *csource, char **ko)
 
 	if (stat(s->kernel_build, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "stap: no kernel build tree at %s for kernel %s "
-			"(install its headers: apt-get install linux-headers-%s)\n",
-			s->kernel_build, s->kernel_release, s->kernel_release);
+			"(install its headers: apt-get install linux-headers-%s, or "
+			"stap-prep -r %s)  [man error::pass4]\n",
+			s->kernel_build, s->kernel_release, s->kernel_release,
+			s->kernel_release);
 		return -1;
 	}
 	p = xasprintf("%s/gen", dir);
@@ -718,12 +720,14 @@ int kbuild_module(struct session *s, const char *csource, char **ko)
 	free(log);
 	if (rc != 0) {
 		fprintf(stderr, "stap: pass 4: building the module failed (make "
-			"exited with %d); the compiler's messages are above\n", rc);
+			"exited with %d); the compiler's messages are above  "
+			"[man error::pass4]\n", rc);
 		return -1;
 	}
 	out = xasprintf("%s/%s.ko", dir, s->module_name);
 	if (stat(out, &st) != 0) {
-		fprintf(stderr, "stap: pass 4: kbuild did not produce %s\n", out);
+		fprintf(stderr, "stap: pass 4: kbuild did not produce %s  "
+			"[man error::pass4]\n", out);
 		free(out);
 		return -1;
 	}

@@ -37,7 +37,8 @@ struct dbg_provider *dbg_provider_for(struct session *s)
 		if (!s->dbg)
 			diag_error(NULL, "no debugging information for kernel "
 				   "%s: %s; %s (install linux-image-%s-dbg for "
-				   "DWARF)", s->kernel_release,
+				   "DWARF: stap-prep)  [man error::dwarf]",
+				   s->kernel_release,
 				   why_dwarf ? why_dwarf : "DWARF not used (--btf)",
 				   why_btf ? why_btf : "no BTF",
 				   s->kernel_release);

@@ -200,4 +200,9 @@ struct dbg_provider *dbg_btf_for(struct session *s);
  * Returns how many were added (0 when none matches). */
 int dbg_module_names(struct session *s, const char *pattern, struct vec *out);
 
+/* dbg_debuginfod_setup - at the start, before any debuginfo is opened:
+ * take DEBUGINFOD_URLS (the servers asked for debuginfo that is not
+ * installed, see debuginfod.h) and the session's sysroot. */
+void dbg_debuginfod_setup(struct session *s);
+
 #endif

@@ -7,11 +7,13 @@
  *   SYSROOT/boot/System.map-KVER              (and the copy under
  *   SYSROOT/usr/lib/debug/boot/)              sizes from the next symbol
  *   /proc/kallsyms                            KVER running, no sysroot
+ *   the DWARF vmlinux from a debuginfod server (debuginfod.h)
  * Debian ships a one-line placeholder System.map in /boot; it is
  * recognised and skipped.
  */
 #include "ksyms.h"
 #include "debuginfo/btf/vmlinuz.h"
+#include "debuginfo/debuginfod.h"
 #include "util.h"
 
 #include <errno.h>
@@ -473,10 +475,22 @@ struct ksyms *ksyms_for(struct session *s)
 			strbuf_add(&tried, ", /proc/kallsyms (addresses "
 				   "hidden: run as root)");
 	}
+	if (!k->source && dbgd_enabled()) {
+		char *err = NULL, *fetched = dbgd_kernel(s, &err);
+		if (fetched && load_elf_symtab(k, fetched) == 0) {
+			k->source = fetched;
+			free(debug);
+			debug = xstrdup(fetched);
+		} else {
+			strbuf_printf(&tried, "; %s", err ? err : fetched);
+			free(fetched);
+		}
+		free(err);
+	}
 	if (!k->source) {
 		diag_error(NULL, "no symbol table for kernel %s (searched %s; "
 			   "a System.map of one line is Debian's placeholder: "
-			   "install linux-image-%s-dbg)", kver,
+			   "install linux-image-%s-dbg: stap-prep)  [man error::dwarf]", kver,
 			   strbuf_str(&tried), kver);
 		free(tried.s);
 		free(debug);

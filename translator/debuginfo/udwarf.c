@@ -7,6 +7,7 @@
 #include "debuginfo/debuginfo.h"
 #include "dwarf/dwarf_int.h"
 #include "uelf_int.h"
+#include "debuginfod.h"
 
 #include <gelf.h>
 
@@ -52,8 +53,10 @@ static struct dw_mod *user_mod(const char *host, const char *target,
 	for (i = 0; i < failed.n; i++)
 		if (!strcmp(failed.items[i], host)) {
 			*why = xasprintf("%s has no DWARF (build it with -g, "
-					 "or install its -dbg/-dbgsym package)",
-					 host);
+					 "or install its -dbg/-dbgsym package%s%s)"
+					 "  [man error::dwarf]", host,
+					 dbgd_last_error() ? "; " : "",
+					 dbgd_last_error() ? dbgd_last_error() : "");
 			return NULL;
 		}
 	util_on_reset(forget_mods);
@@ -62,8 +65,10 @@ static struct dw_mod *user_mod(const char *host, const char *target,
 	if (!m) {
 		vec_push(&failed, xstrdup(host));
 		*why = xasprintf("%s has no DWARF (%s; build it with -g, or "
-				 "install its -dbg/-dbgsym package)", host,
-				 err ? err : "?");
+				 "install its -dbg/-dbgsym package%s%s)  "
+				 "[man error::dwarf]", host, err ? err : "?",
+				 dbgd_last_error() ? "; " : "",
+				 dbgd_last_error() ? dbgd_last_error() : "");
 		free(err);
 		return NULL;
 	}
@@ -264,12 +269,11 @@ static void forget_last_dwarf(void)
 
 static Dwarf *open_dwarf(const char *host)
 {
-	static char *no_path;
 	static const Dwfl_Callbacks cb = {
 		.find_elf = dwfl_build_id_find_elf,
-		.find_debuginfo = dwfl_standard_find_debuginfo,
+		.find_debuginfo = dbgd_find_debuginfo,
 		.section_address = dwfl_offline_section_address,
-		.debuginfo_path = &no_path,
+		.debuginfo_path = &dbgd_debuginfo_path,
 	};
 	if (!last_dwarf.host || strcmp(last_dwarf.host, host)) {
 		Dwfl_Module *mod = NULL;
@@ -368,7 +372,9 @@ int udwarf_statements(const char *host, const char *func, const char *file,
 		*err = xasprintf("%s has no DWARF line table (build it with "
 				 "-g, or install its separate debuginfo: "
 				 "/usr/lib/debug/.build-id/XX/REST.debug by "
-				 "its build-id)", host);
+				 "its build-id%s%s)  [man error::dwarf]", host,
+				 dbgd_last_error() ? "; " : "",
+				 dbgd_last_error() ? dbgd_last_error() : "");
 		return -1;
 	}
 	for (; dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0;

@@ -262,6 +262,64 @@ def gen_entry(call, pname, args):
     return body
 
 
+# The doc comments of the generated probes (one per family: the reference
+# pages, man/gen/tapset-man, give each alias its own page from them).
+SC_DOC = '''
+/**
+ * probe syscall.* - entry to the * system call
+ * @name: the system call's name, "*"
+ * @argstr: the arguments as text, as strace(1) shows them
+ *
+ * Context: the task making the system call; the memory its arguments
+ * point to is that task's user memory (user_string() and friends read it).
+ *
+ * Description: One alias per x86-64 system call of the kernel this file
+ * was generated from, a kprobe on its wrapper __x64_sys_NAME.  The
+ * variables are the call's arguments under their kernel names, as
+ * integers; an argument that points to user memory is NAME_uaddr, and the
+ * string read from it (a file name, quoted) NAME; the page lists the
+ * variables this alias sets.
+ */
+
+/**
+ * probe syscall.*.return - return from the * system call
+ * @name: the system call's name, "*"
+ * @retval: what the call returns: a count, a file descriptor, an
+ * address, 0, or -errno on failure
+ * @retstr: retval as text, an error with its name ("-2 (ENOENT)")
+ *
+ * Context: the task that made the system call, as the call returns to
+ * user space.
+ *
+ * Description: A kretprobe on the call's wrapper __x64_sys_NAME.  The
+ * call's arguments are not set here: read them in the entry probe, or
+ * with @entry().
+ */
+'''
+
+ND_DOC = '''
+/**
+ * probe nd_syscall.* - entry to the * system call (SystemTap's
+ * name for the variant that needs no debuginfo)
+ *
+ * Context: as syscall.*.
+ *
+ * Description: The same probe as syscall.*, with the same variables:
+ * both need only the kernel's symbols here.
+ */
+
+/**
+ * probe nd_syscall.*.return - return from the * system call (the
+ * variant that needs no debuginfo)
+ *
+ * Context: as syscall.*.return.
+ *
+ * Description: The same probe as syscall.*.return, with the same
+ * variables (name, retval, retstr).
+ */
+'''
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--kver', default='6.1.0-56-cloud-amd64')
@@ -288,10 +346,10 @@ def main():
     sc = [hdr, '// %s: probe on entry to (and return from) the system call, via '
           'its x86-64\n// wrapper __x64_sys_NAME.  Entry probes set name, the '
           'arguments and argstr;\n// return probes name, retval and retstr.\n'
-          % 'syscall.NAME']
+          % 'syscall.NAME', SC_DOC]
     nd = [hdr, '// nd_syscall.NAME: the syscall.NAME probes under the name of '
           'SystemTap\'s\n// variants without debuginfo (both need none '
-          'here).\n']
+          'here).\n', ND_DOC]
     count = 0
     for nr, call in table:
         sym = '__x64_sys_' + call

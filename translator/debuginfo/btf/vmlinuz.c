@@ -273,7 +273,8 @@ static const void *section_bytes(const char *name, uint64_t addr,
 	while ((scn = elf_nextscn(e, scn))) {
 		GElf_Shdr sh;
 		const char *sn;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		if (!gelf_getshdr(scn, &sh) ||
+		    (sh.sh_type != SHT_PROGBITS && sh.sh_type != SHT_NOTE) ||
 		    sh.sh_offset + sh.sh_size > unpacked_len)
 			continue;
 		sn = elf_strptr(e, shstr, sh.sh_name);
@@ -330,11 +331,12 @@ static void cache_put(const char *path, const void *data, size_t len)
 }
 
 /* cached - the bytes of cache entry KEY.@suffix: from the cache file, or
- * taken out of the unpacked image (then stored): the .BTF section when
+ * taken out of the unpacked image (then stored): section @section when
  * @addr is 0, else the *@len bytes at @addr.  Returns them (heap, *@len
  * bytes) or NULL with *@why. */
-static void *cached(struct session *s, const char *suffix, uint64_t addr,
-		    size_t *len, char **why)
+static void *cached(struct session *s, const char *suffix,
+		    const char *section, uint64_t addr, size_t *len,
+		    char **why)
 {
 	char *path, *key = image_key(s, &path), *cpath = NULL;
 	void *ret = NULL;
@@ -356,11 +358,14 @@ static void *cached(struct session *s, const char *suffix, uint64_t addr,
 	}
 	if (get_unpacked(key, path, why) < 0)
 		goto out;
-	if (!(src = section_bytes(addr ? NULL : ".BTF", addr, len))) {
+	if (!(src = section_bytes(addr ? NULL : section, addr, len))) {
 		*why = addr ? xasprintf("%s: no initialised data at 0x%llx",
 					path, (unsigned long long)addr)
-			    : xasprintf("%s: the kernel has no .BTF section "
-					"(CONFIG_DEBUG_INFO_BTF)", path);
+			    : !strcmp(section, ".BTF") ?
+			      xasprintf("%s: the kernel has no .BTF section "
+					"(CONFIG_DEBUG_INFO_BTF)", path)
+			    : xasprintf("%s: the kernel has no %s section",
+					path, section);
 		goto out;
 	}
 	ret = xmalloc(*len ? *len : 1);
@@ -377,7 +382,7 @@ out:
 void *vmlinuz_btf(struct session *s, size_t *len, char **why)
 {
 	*len = 0;
-	return cached(s, "btf", 0, len, why);
+	return cached(s, "btf", ".BTF", 0, len, why);
 }
 
 int vmlinuz_read(struct session *s, uint64_t addr, size_t len, void *out,
@@ -386,11 +391,17 @@ int vmlinuz_read(struct session *s, uint64_t addr, size_t len, void *out,
 	char *suffix = xasprintf("%llx-%zu.bin", (unsigned long long)addr,
 				 len);
 	size_t n = len;
-	void *data = cached(s, suffix, addr, &n, why);
+	void *data = cached(s, suffix, NULL, addr, &n, why);
 	free(suffix);
 	if (!data)
 		return -1;
 	memcpy(out, data, len);
 	free(data);
 	return 0;
+}
+
+void *vmlinuz_notes(struct session *s, size_t *len, char **why)
+{
+	*len = 0;
+	return cached(s, "notes", ".notes", 0, len, why);
 }

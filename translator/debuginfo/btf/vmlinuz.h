@@ -26,4 +26,8 @@ void *vmlinuz_btf(struct session *s, size_t *len, char **why);
 int vmlinuz_read(struct session *s, uint64_t addr, size_t len, void *out,
 		 char **why);
 
+/* vmlinuz_notes - the .notes section of s->kernel_release's vmlinux
+ * (its build-id among them), heap, *@len bytes; NULL with *@why. */
+void *vmlinuz_notes(struct session *s, size_t *len, char **why);
+
 #endif

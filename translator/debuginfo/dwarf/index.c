@@ -217,10 +217,30 @@ static int prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st)
 	return 0;
 }
 
+/* info_size - the size of @m's .debug_info section in bytes, or 0 */
+static size_t info_size(struct dw_mod *m)
+{
+	Elf *e = dwarf_getelf(m->dw);
+	Elf_Scn *scn = NULL;
+	size_t shstr;
+	if (!e || elf_getshdrstrndx(e, &shstr) != 0)
+		return 0;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		const char *n;
+		if (gelf_getshdr(scn, &sh) &&
+		    (n = elf_strptr(e, shstr, sh.sh_name)) &&
+		    !strcmp(n, ".debug_info"))
+			return sh.sh_size;
+	}
+	return 0;
+}
+
 static int build(struct dw_mod *m, const char *tmp)
 {
 	struct builder b = {.m = m};
 	Dwarf_Off off = 0, next;
+	size_t total;
 	size_t hsize;
 	size_t i;
 	struct timespec t0, t1;
@@ -251,9 +271,15 @@ static int build(struct dw_mod *m, const char *tmp)
 	    prepare(b.db, "INSERT INTO globals VALUES(?,?,?,?)",
 		    &b.ins_global) < 0)
 		goto out;
+	/* the first index of a file takes a while (a kernel's: a minute or
+	 * more): say so on a terminal, with the share of .debug_info done */
+	progress_begin("indexing the DWARF of %s (once; kept in the cache)",
+		       m->path);
+	total = info_size(m);
 	while (dwarf_next_unit(m->dw, off, &next, &hsize, NULL, NULL, NULL,
 			       NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
+		progress_update((double)off, (double)total, NULL);
 		if (dwarf_offdie(m->dw, off + hsize, &cu) &&
 		    dwarf_tag(&cu) == DW_TAG_compile_unit) {
 			b.cu = cu;
@@ -279,6 +305,7 @@ static int build(struct dw_mod *m, const char *tmp)
 		 "COMMIT") < 0)
 		goto out;
 	rc = 0;
+	progress_end(NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (stp_verbose)
 		fprintf(stderr, "DWARF index of %s: %lld functions, %lld inline "
@@ -286,6 +313,8 @@ static int build(struct dw_mod *m, const char *tmp)
 			(long long)b.nfuncs, (long long)b.ninl, b.types.n,
 			(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
 out:
+	if (rc < 0)
+		progress_end("failed");
 	sqlite3_finalize(b.ins_func);
 	sqlite3_finalize(b.ins_file);
 	sqlite3_finalize(b.ins_type);

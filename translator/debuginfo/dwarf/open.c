@@ -7,21 +7,26 @@
  * /usr/lib/debug/lib/modules/KVER/kernel/.../MOD.ko ('-' and '_' alike).
  * Files are opened through libdwfl "offline" reporting, which relocates
  * ET_REL module files as the kernel would lay them out.
+ *
+ * When none is installed and DEBUGINFOD_URLS names servers, they are
+ * asked by build-id (debuginfod.h): the kernel's from its running image
+ * (/sys/kernel/notes) or the sysroot's /boot/vmlinuz-KVER, a module's
+ * from its .ko under /lib/modules/KVER/kernel.
  */
 #include "dwarf_int.h"
 #include "strmap.h"
+#include "debuginfo/debuginfod.h"
 
 #include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static char *debuginfo_path_none = NULL;
 static const Dwfl_Callbacks offline_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = dbgd_find_debuginfo,  /* sysroot, host, servers */
 	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = &debuginfo_path_none,
+	.debuginfo_path = &dbgd_debuginfo_path,
 };
 
 static char *rooted(struct session *s, const char *path)
@@ -100,12 +105,21 @@ static const struct dbg_provider dwarf_provider = {
 	.lookup_global = dw_lookup_global,
 };
 
+/* new_provider - the DWARF provider of session @s over kernel file @m */
+static struct dbg_provider *new_provider(struct session *s, struct dw_mod *m)
+{
+	struct dw_prov *dp = xcalloc(1, sizeof(*dp));
+	dp->p = dwarf_provider;
+	dp->s = s;
+	dp->kernel = m;
+	return &dp->p;
+}
+
 struct dbg_provider *dbg_dwarf_open(struct session *s, char **why)
 {
 	const char *kver = s->kernel_release;
 	char *cands[4];
 	struct strbuf searched = {0};
-	struct dw_prov *dp;
 	int i, n = 0;
 
 	cands[n++] = rooted(s, xasprintf("/usr/lib/debug/boot/vmlinux-%s", kver));
@@ -129,12 +143,19 @@ struct dbg_provider *dbg_dwarf_open(struct session *s, char **why)
 			free(err);
 			continue;
 		}
-		dp = xcalloc(1, sizeof(*dp));
-		dp->p = dwarf_provider;
-		dp->s = s;
-		dp->kernel = m;
 		free(strbuf_detach(&searched));
-		return &dp->p;
+		return new_provider(s, m);
+	}
+	if (dbgd_enabled()) {
+		char *err = NULL, *path = dbgd_kernel(s, &err);
+		struct dw_mod *m = path ? open_file(NULL, path, &err) : NULL;
+		free(path);
+		if (m) {
+			free(strbuf_detach(&searched));
+			return new_provider(s, m);
+		}
+		strbuf_printf(&searched, "; %s", err);
+		free(err);
 	}
 	*why = xasprintf("no DWARF vmlinux found (searched %s)",
 			 strbuf_str(&searched));
@@ -156,18 +177,63 @@ static int same_modname(const char *a, const char *b, size_t blen)
 
 static const char *ftw_want;
 static char *ftw_found;
+static int ftw_compressed;      /* .ko.xz, .ko.gz, .ko.zst match too */
 
 static int ftw_match(const char *path, const struct stat *st, int flag,
 		     struct FTW *f)
 {
+	static const char *const exts[] = { ".ko", ".ko.xz", ".ko.gz",
+					    ".ko.zst" };
 	const char *base = path + f->base;
-	size_t len = strlen(base);
-	if (flag != FTW_F || len < 4 || strcmp(base + len - 3, ".ko") != 0)
+	size_t len = strlen(base), i, e;
+	if (flag != FTW_F)
 		return 0;
-	if (!same_modname(ftw_want, base, len - 3))
-		return 0;
-	ftw_found = xstrdup(path);
-	return 1;
+	for (i = 0; i < (ftw_compressed ? 4u : 1u); i++) {
+		e = strlen(exts[i]);
+		if (len > e && !strcmp(base + len - e, exts[i]) &&
+		    same_modname(ftw_want, base, len - e)) {
+			ftw_found = xstrdup(path);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* module_from_server - module @module's debuginfo from the debuginfod
+ * servers, by the build-id of its .ko under the sysroot's
+ * /lib/modules/KVER/kernel: its local path (heap), or NULL with *@why. */
+static char *module_from_server(struct dw_prov *dp, const char *module,
+				char **why)
+{
+	char *dir = rooted(dp->s, xasprintf("/lib/modules/%s/kernel",
+					    dp->s->kernel_release));
+	char *what, *path;
+	unsigned char id[64];
+	size_t n;
+	ftw_want = module;
+	ftw_found = NULL;
+	ftw_compressed = 1;
+	nftw(dir, ftw_match, 16, FTW_PHYS);
+	ftw_compressed = 0;
+	if (!ftw_found) {
+		*why = xasprintf("no %s/**/%s.ko to take its build-id from",
+				 dir, module);
+		free(dir);
+		return NULL;
+	}
+	free(dir);
+	n = dbgd_build_id(ftw_found, id, sizeof(id));
+	if (!n) {
+		*why = xasprintf("%s has no build-id note", ftw_found);
+		free(ftw_found);
+		return NULL;
+	}
+	what = xasprintf("module %s", module);
+	path = dbgd_find(id, n, what, why);
+	free(what);
+	free(ftw_found);
+	ftw_found = NULL;
+	return path;
 }
 
 struct dw_mod *dw_mod_for(struct dw_prov *dp, const char *module)
@@ -191,17 +257,32 @@ struct dw_mod *dw_mod_for(struct dw_prov *dp, const char *module)
 	ftw_want = module;
 	ftw_found = NULL;
 	nftw(dir, ftw_match, 16, FTW_PHYS);
+	if (!ftw_found && dbgd_enabled()) {
+		ftw_found = module_from_server(dp, module, &err);
+		if (!ftw_found) {
+			diag_error(NULL, "no debuginfo for module '%s' (searched "
+				   "%s/**/%s.ko; %s)  [man error::dwarf]", module,
+				   dir, module, err);
+			free(err);
+			free(dir);
+			return NULL;
+		}
+	}
 	if (!ftw_found) {
 		diag_error(NULL, "no debuginfo for module '%s' (searched "
-			   "%s/**/%s.ko)", module, dir, module);
+			   "%s/**/%s.ko)  [man error::dwarf]", module, dir,
+			   module);
 		free(dir);
 		return NULL;
 	}
 	free(dir);
 	{
-		/* the module's own name: its file's, with '_' for '-' */
+		/* the module's own name, with '_' for '-' (the file a
+		 * server sent is named "debuginfo": the name asked for) */
 		const char *base = strrchr(ftw_found, '/') + 1;
-		char *name = xstrndup(base, strlen(base) - 3), *c;
+		char *name = strcmp(base, "debuginfo") ?
+			     xstrndup(base, strlen(base) - 3) : xstrdup(module);
+		char *c;
 		for (c = name; *c; c++)
 			if (*c == '-')
 				*c = '_';
