@@ -50,6 +50,21 @@ DECLARE_PER_CPU(unsigned long, stp_busy);
  * printed: report/flush (context.c, out of line: rare or slow anyway). */
 void stp_hit_finish(struct stp_cpu *sc, const struct stp_probe_desc *p);
 
+/* Deferred hits (context.c): a timer probe whose tick finds this CPU's
+ * context busy (it interrupted a hit) waits in this CPU's queue and runs
+ * as soon as that hit ends, instead of being skipped.  The number
+ * waiting: read after every hit's release. */
+DECLARE_PER_CPU(int, stp_ndeferred);
+/* stp_defer - queue @p's hit on this CPU.  Returns false when it cannot
+ * wait (the queue is full, or @p already waits: this tick is then
+ * skipped).  Context: any but NMI, this CPU's context busy. */
+bool stp_defer(const struct stp_probe_desc *p);
+/* stp_run_deferred - run the queued hits (each as a hit of its own);
+ * returns when the queue is empty, at once when a caller further out on
+ * this CPU is already running them.  Context: preemption disabled, this
+ * CPU's context free. */
+void stp_run_deferred(void);
+
 #ifdef STP_TIMING
 #include <linux/timex.h>
 /* stp_timing_add - count one hit of probe @p on this CPU (the per-CPU
@@ -89,7 +104,8 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 				    void (*handler)(struct stp_context *c),
 				    void *entry_data,
 				    const struct stp_perf_values *perf,
-				    const unsigned long *tp_args, int light)
+				    const unsigned long *tp_args, int light,
+				    const struct stp_kset_rt *kset, u32 row)
 {
 	struct stp_cpu *sc;
 	struct stp_context *c;
@@ -119,7 +135,11 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 	 * this CPU between them (an NMI included) has run to its end, and
 	 * released busy, before we go on. */
 	if (unlikely(this_cpu_read(stp_busy))) {
-		/* a probe hit inside a probe hit on this CPU */
+		/* a probe hit inside a probe hit on this CPU: a timer's
+		 * runs when that one ends, others are skipped */
+		if (p->kind == STP_PROBE_TIMER && want == STP_STATE_RUNNING &&
+		    stp_defer(p))
+			return;
 		atomic_inc(&stp_skipped);
 		atomic_inc(&stp_skipped_reentrant);
 		stp_check_skipped();
@@ -135,6 +155,8 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 	if (!light) {
 		c->actions = 0;
 		c->probe = p;
+		c->kset = kset;
+		c->kset_row = row;
 		c->regs = regs;
 		c->entry_data = entry_data;
 		c->perf_values = perf;
@@ -160,6 +182,10 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 	STP_TIMING_END(sc, p, handler, t0);
 	barrier();          /* the hit's stores before the release */
 	this_cpu_write(stp_busy, 0);
+	barrier();          /* the release before the look at the queue: a
+	                     * tick after it runs by itself */
+	if (unlikely(this_cpu_read(stp_ndeferred)))
+		stp_run_deferred();
 }
 
 /**
@@ -183,7 +209,7 @@ static __always_inline int stp_kprobe_hit(struct kprobe *kp,
 	if (!light)
 		regs->ip = (unsigned long)kp->addr;
 	stp_hit(r->p, regs, STP_STATE_RUNNING, handler, NULL, NULL, NULL,
-		light);
+		light, NULL, 0);
 	if (!light)
 		regs->ip = ip;
 	return 0;
