@@ -40,8 +40,11 @@
 
 struct kpoint {
 	struct derived_probe *d;
-	char *key;                   /* what the points of a set share */
-	char *prefix, *suffix;       /* pp() around NAME[@FILE[:LINE]] */
+	int key;                     /* what the points of a set share: an
+	                              * interned text (keys[]) */
+	int prefix_len;              /* pp() = the first prefix_len bytes,
+	                              * NAME[@FILE[:LINE]], then suffix */
+	const char *suffix;          /* (in d->pp_text) */
 	const char *name, *file;
 	int line;
 	uint64_t addr;               /* link-time attach address */
@@ -57,28 +60,62 @@ struct kset {
 static struct kset *sets;
 static int nsets;
 
-/* split_pp - find NAME[@FILE[:LINE]] of @k in its pp() text between
- * "(\"" and "\")": the prefix up to it and the suffix after it (heap).
- * Returns 0, or -1 when the text has another shape. */
-static int split_pp(struct kpoint *k)
+/* The distinct keys, interned in an open-addressing table: tens of
+ * thousands of points share a handful. */
+static struct vec keys;
+static int *key_slots;           /* 1 + index in keys, 0: empty */
+static size_t nslots;
+
+static unsigned long hash_str(const char *s)
 {
-	struct strbuf core = {0};
-	const char *pp = k->d->pp_text, *at;
-	size_t n;
-	strbuf_printf(&core, "(\"%s", k->name);
-	if (k->file) {
-		strbuf_printf(&core, "@%s", k->file);
-		if (k->line)
-			strbuf_printf(&core, ":%d", k->line);
+	unsigned long h = 5381;
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+/* intern - the index of text @k in keys (added when new) */
+static int intern(const char *k)
+{
+	size_t i;
+	if ((size_t)keys.n * 2 >= nslots) {
+		int j;
+		nslots = nslots ? 2 * nslots : 64;
+		free(key_slots);
+		key_slots = xcalloc(nslots, sizeof(*key_slots));
+		for (j = 0; j < keys.n; j++) {
+			for (i = hash_str(keys.items[j]) % nslots; key_slots[i];
+			     i = (i + 1) % nslots)
+				;
+			key_slots[i] = j + 1;
+		}
 	}
-	strbuf_add(&core, "\")");
-	at = pp ? strstr(pp, strbuf_str(&core)) : NULL;
-	n = core.len;
-	free(core.s);
+	for (i = hash_str(k) % nslots; key_slots[i]; i = (i + 1) % nslots)
+		if (!strcmp(keys.items[key_slots[i] - 1], k))
+			return key_slots[i] - 1;
+	key_slots[i] = vec_push(&keys, xstrdup(k)) + 1;
+	return keys.n - 1;
+}
+
+/* split_pp - find NAME[@FILE[:LINE]] of @k in its pp() text between
+ * "(\"" and "\")": the prefix before it, the suffix after it.  Returns
+ * 0, or -1 when the text has another shape. */
+static int split_pp(struct kpoint *k, struct strbuf *core)
+{
+	const char *pp = k->d->pp_text, *at;
+	core->len = 0;
+	strbuf_printf(core, "(\"%s", k->name);
+	if (k->file) {
+		strbuf_printf(core, "@%s", k->file);
+		if (k->line)
+			strbuf_printf(core, ":%d", k->line);
+	}
+	strbuf_add(core, "\")");
+	at = pp ? strstr(pp, strbuf_str(core)) : NULL;
 	if (!at || strstr(at + 1, "(\""))
 		return -1;
-	k->prefix = xstrndup(pp, at - pp + 2);
-	k->suffix = xstrdup(at + n - 2);
+	k->prefix_len = at - pp + 2;
+	k->suffix = at + core->len - 2;
 	return 0;
 }
 
@@ -87,55 +124,59 @@ static int split_pp(struct kpoint *k)
 static struct kpoint *point_of(struct session *s, struct derived_probe *d,
 			       const char *handler)
 {
+	static struct strbuf core, key;
+	static struct probe_point *last_point;
+	static char *pattern;
 	struct ksyms *k;
-	struct kpoint *p;
+	struct kpoint p = { .d = d }, *r;
 	uint64_t a, site;
-	char *pat;
-	int r;
+	int fs;
 	if (d->kind != DP_KPROBE || !d->symbol || strchr(d->symbol, ':') ||
 	    !(k = ksyms_for(s)) || ksyms_addr(k, d->symbol, &a) < 0)
 		return NULL;
-	p = xcalloc(1, sizeof(*p));
-	p->d = d;
-	p->name = d->fn ? d->fn->name : d->symbol;
-	p->file = d->fn ? d->fn->file : NULL;
-	p->line = d->fn ? d->fn->line : 0;
-	p->addr = a + d->offset;
-	if (split_pp(p) < 0) {
-		free(p);
+	p.name = d->fn ? d->fn->name : d->symbol;
+	p.file = d->fn ? d->fn->file : NULL;
+	p.line = d->fn ? d->fn->line : 0;
+	p.addr = a + d->offset;
+	if (split_pp(&p, &core) < 0)
 		return NULL;
-	}
 	/* a function's entry goes through ftrace when it has the call
 	 * (when the kernel's table is unknown, the runtime finds out) */
-	r = d->func_entry && !d->is_return ?
-		ksyms_ftrace_site(k, p->addr, &site) : 0;
-	if (r == 1)
-		p->addr = site;
-	p->kprobe = r == 0;
-	pat = d->wildcard ? probe_point_str(d->point)
-			  : xasprintf("%p", (void *)d->point);
-	p->key = xasprintf("%s|%p|%s|%d|%lld|%d|%d|%d|%s|%s", handler,
-			   (void *)d->probe, pat, d->is_return,
-			   (long long)d->maxactive, d->optional, d->entry_n,
-			   d->light, p->prefix, p->suffix);
-	free(pat);
-	return p;
+	fs = d->func_entry && !d->is_return ?
+		ksyms_ftrace_site(k, p.addr, &site) : 0;
+	if (fs == 1)
+		p.addr = site;
+	p.kprobe = fs == 0;
+	if (d->point != last_point) {
+		free(pattern);
+		pattern = d->wildcard ? probe_point_str(d->point)
+				      : xasprintf("%p", (void *)d->point);
+		last_point = d->point;
+	}
+	key.len = 0;
+	strbuf_printf(&key, "%s|%p|%s|%d|%lld|%d|%d|%d|%.*s|%s", handler,
+		      (void *)d->probe, pattern, d->is_return,
+		      (long long)d->maxactive, d->optional, d->entry_n,
+		      d->light, p.prefix_len, d->pp_text, p.suffix);
+	p.key = intern(strbuf_str(&key));
+	r = xmalloc(sizeof(*r));
+	*r = p;
+	return r;
 }
 
 static int cmp_key(const void *a, const void *b)
 {
 	const struct kpoint *x = *(struct kpoint *const *)a;
 	const struct kpoint *y = *(struct kpoint *const *)b;
-	int c = strcmp(x->key, y->key);
-	if (c)
-		return c;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
 int kset_plan(struct session *s, char **handler)
 {
 	struct kpoint **v = xcalloc(s->derived.n + 1, sizeof(*v));
-	int i, j, n = 0;
+	int i, j, m, n = 0;
 	for (i = 0; i < s->derived.n; i++) {
 		struct derived_probe *d = s->derived.items[i];
 		d->kset = 0;
@@ -144,7 +185,7 @@ int kset_plan(struct session *s, char **handler)
 	}
 	qsort(v, n, sizeof(*v), cmp_key);
 	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && !strcmp(v[j]->key, v[i]->key); j++)
+		for (j = i + 1; j < n && v[j]->key == v[i]->key; j++)
 			;
 		if (j - i < KSET_MIN)
 			continue;
@@ -153,18 +194,13 @@ int kset_plan(struct session *s, char **handler)
 		memcpy(sets[nsets].pts, v + i, (j - i) * sizeof(*v));
 		sets[nsets].n = j - i;
 		nsets++;
-		for (int m = i; m < j; m++) {
+		for (m = i; m < j; m++) {
 			v[m]->d->kset = nsets;
 			v[m] = NULL;            /* kept by the set */
 		}
 	}
 	for (i = 0; i < n; i++)
-		if (v[i]) {
-			free(v[i]->key);
-			free(v[i]->prefix);
-			free(v[i]->suffix);
-			free(v[i]);
-		}
+		free(v[i]);
 	free(v);
 	return nsets;
 }
@@ -305,7 +341,7 @@ static void gen_kset(struct session *s, struct strbuf *o, int i,
 	struct vec names = {0}, files = {0};
 	struct ksyms *ks = ksyms_for(s);
 	uint64_t anchor = 0;
-	char *pre = c_quote(k->pts[0]->prefix, strlen(k->pts[0]->prefix));
+	char *pre = c_quote(d0->pp_text, k->pts[0]->prefix_len);
 	char *suf = c_quote(k->pts[0]->suffix, strlen(k->pts[0]->suffix));
 	int j, prev_func = 0, nkp = 0;
 	if (ks)
