@@ -711,7 +711,7 @@ static int run_passes(struct session *s)
 	free(out.s);
 	if (rc < 0)
 		return 1;
-	strip_module(ko);
+	strip_module(s, ko);
 	if (stp_verbose)
 		fprintf(stderr, "Pass 4: compiled C into \"%s.ko\" in %.0f ms.\n",
 			s->module_name, now_ms() - t);

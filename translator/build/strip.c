@@ -7,33 +7,28 @@
  * their kernels' modules (objcopy --strip-debug); -k keeps the build
  * directory with the unstripped objects. */
 #include "build.h"
+#include "fastbuild.h"
 #include "util.h"
 
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
-#include <sys/wait.h>
+#include <stdlib.h>
+#include <string.h>
 
-int strip_module(const char *ko)
+int strip_module(struct session *s, const char *ko)
 {
-	char *argv[] = { "objcopy", "--strip-debug", (char *)ko, NULL };
-	extern char **environ;
-	posix_spawn_file_actions_t fa;
-	pid_t pid;
-	int st, rc;
-	if (posix_spawn_file_actions_init(&fa) != 0)
-		return -1;
-	rc = posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY,
-					       0) ||
-	     posix_spawn_file_actions_adddup2(&fa, 1, 2) ||
-	     posix_spawnp(&pid, "objcopy", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc != 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
-	    WEXITSTATUS(st) != 0) {
-		if (stp_verbose)
-			fprintf(stderr, "stap: objcopy --strip-debug %s failed: "
-				"the module keeps its debug information\n", ko);
-		return -1;
-	}
-	return 0;
+	struct strbuf cmd = {0};
+	char *log = xasprintf("%s/strip.log", s->tmpdir);
+	const char *p;
+	int rc;
+	strbuf_add(&cmd, "objcopy --strip-debug '");
+	for (p = ko; *p; p++)           /* the path in single quotes */
+		strbuf_add(&cmd, *p == '\'' ? "'\\''" : (char[]){ *p, 0 });
+	strbuf_add(&cmd, "'");
+	rc = fastbuild_run_sh(strbuf_str(&cmd), s->tmpdir, log);
+	if (rc != 0 && stp_verbose)
+		fprintf(stderr, "stap: objcopy --strip-debug failed (see %s): "
+			"the module keeps its debug information\n", log);
+	free(cmd.s);
+	free(log);
+	return rc ? -1 : 0;
 }
