@@ -12,8 +12,8 @@
 #include "kbuild.h"
 
 /* strip_module - remove the debugging information from the built module
- * @ko (strip.c: objcopy --strip-debug, in s->tmpdir).  Returns 0, or -1 (the module
- * is left as it was; -v says so). */
+ * @ko (strip.c: objcopy --strip-debug, run in s->tmpdir).  Returns 0, or
+ * -1 (the module is left as it was; -v says so). */
 int strip_module(struct session *s, const char *ko);
 
 /* ---- signing (sign.c) ---- */
