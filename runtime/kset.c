@@ -2,12 +2,12 @@
  * attached in batches and detached, pp() of their hits.
  *
  * A set's rows are split by how they attach: a function entry ftrace
- * can run goes to the set's ftrace_ops, all of them in one ftrace update
+ * can run goes to the set's ftrace_ops, thousands per ftrace update
  * (kset_ftrace.c); what ftrace refuses, and every inline site, statement
  * or function without an __fentry__ call, becomes a kprobe, registered
  * one by one (the kernel has no batch for them); .return rows become
- * kretprobes.  Detaching is one ftrace update, one unregister_kprobes()
- * and one unregister_kretprobes() per set.  Everything that grows with
+ * kretprobes.  Detaching is batched the same way, with one
+ * unregister_kprobes() and one unregister_kretprobes() per set.  Everything that grows with
  * the rows is vmalloc'd.
  */
 #include <linux/module.h>
@@ -287,7 +287,7 @@ static int stp_kset_attach(struct stp_kset_rt *s)
 	 * is traced (each call through the set's callback) */
 	rc = stp_kset_kprobes(s, kprows, nkp);
 	if (!rc && s->nft) {
-		/* the ftrace rows in one update */
+		/* the ftrace rows, in batches */
 		rc = stp_kset_ftrace_start(s);
 		if (rc) {
 			for (i = 0; i < nft; i++)
@@ -412,13 +412,12 @@ void stp_ksets_unregister(void)
 
 		if (s->ops_on)
 			stp_kset_ftrace_detach(s);
-		else if (s->nft)
-			ftrace_free_filter(&s->ops);    /* never started */
 		stp_kset_detach_kprobes(s);
 	}
 	for (i = 0; i < stp_nksets; i++) {
 		struct stp_kset_rt *s = stp_ksets[i];
 
+		kvfree(s->ips);
 		kvfree(s->kps);
 		kvfree(s->krps);
 		kvfree(s->kp_on);

@@ -1,7 +1,8 @@
 /* kset.h - probe sets: the kernel points of one handler as the rows of
  * a table (struct stp_kset, made by translator/codegen/kset_gen.c),
  * attached in batches (kset.c): function entries ftrace can run through
- * one ftrace_ops for the whole set (kset_ftrace.c: one ftrace update),
+ * one ftrace_ops for the whole set (kset_ftrace.c: an ftrace update per
+ * few thousand),
  * the rest -- inline sites, statements, functions without an __fentry__
  * call -- as kprobes, .return points as kretprobes.
  *
@@ -54,6 +55,7 @@ struct stp_kset_rt {
 	u32 *file_off;                    /* [k->nfiles] offsets in k->files */
 	/* rows run by ftrace (kset_ftrace.c) */
 	struct ftrace_ops ops;
+	unsigned long *ips;               /* [nft] their call sites */
 	u32 nft;
 	bool ops_on;
 	/* rows run by kprobes or (.return) kretprobes */
@@ -173,16 +175,19 @@ void stp_ksets_unregister(void);
 
 /* ---- the ftrace method (kset_ftrace.c) ---- */
 
-/* stp_kset_ftrace_filter - give the set's ftrace_ops the @n call sites
- * @ips (run-time addresses) of set @s, not patching them yet; ok[i] says
- * whether ips[i] was taken (those ftrace refuses are left to kprobes).
- * Returns the number taken (s->nft), or -errno when ftrace takes none
- * (ok[] all 0).  Process context; may sleep. */
+/* Sites patched per ftrace update (kset_ftrace.c). */
+#define STP_KSET_CHUNK 4096
+
+/* stp_kset_ftrace_filter - find which of the @n call sites @ips (run-time
+ * addresses) of set @s ftrace takes, not patching them: ok[i] says
+ * whether ips[i] was (those ftrace refuses are left to kprobes); they
+ * are kept in s->ips.  Returns their number (s->nft), or -errno when
+ * ftrace takes none (ok[] all 0).  Process context; may sleep. */
 int stp_kset_ftrace_filter(struct stp_kset_rt *s, unsigned long *ips, u32 n,
 			   u8 *ok);
-/* stp_kset_ftrace_start - patch them all, one ftrace update: the set's
- * callback runs from now on.  Returns 0 or -errno (the filter is then
- * dropped).  Process context; may sleep. */
+/* stp_kset_ftrace_start - patch them all, an ftrace update per
+ * STP_KSET_CHUNK: the set's callback runs from now on.  Returns 0 or
+ * -errno (then none is).  Process context; may sleep. */
 int stp_kset_ftrace_start(struct stp_kset_rt *s);
 /* stp_kset_ftrace_detach - undo it; returns when no callback runs any
  * more.  Process context; may sleep. */
