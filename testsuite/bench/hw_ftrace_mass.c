@@ -14,6 +14,9 @@
 #include "hw_ftrace_sites.h"
 
 static DEFINE_PER_CPU(unsigned long, hw_hits);
+static unsigned long *hw_ips;
+static int hw_n, chunk = 4096;
+module_param(chunk, int, 0444);
 
 /* Runs on every call of the functions: any context, no sleeping. */
 static void hw_fn(unsigned long ip, unsigned long parent_ip,
@@ -47,28 +50,45 @@ module_param_cb(hits, &hw_hits_ops, NULL, 0444);
 
 static int __init hw_init(void)
 {
-	unsigned long delta = (unsigned long)&_printk - HW_ANCHOR, *ips;
-	int i, rc, n = ARRAY_SIZE(HW_SITES);
+	unsigned long delta = (unsigned long)&_printk - HW_ANCHOR;
+	int i, rc = 0, step;
 
-	ips = kvmalloc_array(n, sizeof(*ips), GFP_KERNEL);
-	if (!ips)
+	hw_n = ARRAY_SIZE(HW_SITES);
+	step = chunk > 0 ? chunk : hw_n;
+	hw_ips = kvmalloc_array(hw_n, sizeof(*hw_ips), GFP_KERNEL);
+	if (!hw_ips)
 		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		ips[i] = HW_SITES[i] + delta;
-	rc = ftrace_set_filter_ips(&hw_ops, ips, n, 0, 1);
-	kvfree(ips);
-	if (!rc)
-		rc = register_ftrace_function(&hw_ops);
-	if (rc)
+	for (i = 0; i < hw_n; i++)
+		hw_ips[i] = HW_SITES[i] + delta;
+	for (i = 0; i < hw_n && !rc; i += step) {
+		rc = ftrace_set_filter_ips(&hw_ops, hw_ips + i,
+					   min(step, hw_n - i), 0, i == 0);
+		if (!rc && i == 0)
+			rc = register_ftrace_function(&hw_ops);
+		cond_resched();
+	}
+	if (rc) {
+		if (i > step)
+			unregister_ftrace_function(&hw_ops);
 		ftrace_free_filter(&hw_ops);
-	pr_info("hw_ftrace_mass: %d sites, rc %d\n", n, rc);
+		kvfree(hw_ips);
+	}
+	pr_info("hw_ftrace_mass: %d sites, rc %d\n", hw_n, rc);
 	return rc;
 }
 
 static void __exit hw_exit(void)
 {
+	int step = chunk > 0 ? chunk : hw_n, i;
+
+	for (i = (hw_n - 1) / step * step; i > 0; i -= step) {
+		ftrace_set_filter_ips(&hw_ops, hw_ips + i,
+				      min(step, hw_n - i), 1, 0);
+		cond_resched();
+	}
 	unregister_ftrace_function(&hw_ops);
 	ftrace_free_filter(&hw_ops);
+	kvfree(hw_ips);
 }
 
 module_init(hw_init);

@@ -12,8 +12,9 @@
  *
  *   rows   per point, in address order: the link-time address as a delta
  *          from the previous row's, doubled, plus 1 when the point is a
- *          kprobe's (0: ftrace runs it: a function's __fentry__ call,
- *          debuginfo/ksyms.h); then the change of its function index
+ *          kprobe's (0: ftrace can run it: a function's __fentry__ call,
+ *          debuginfo/ksyms.h; a .return set's then goes to fprobe where
+ *          the kernel has it); then the change of its function index
  *   funcs  per function: 1 + its file's index (0: none), its line
  *   names  per function: its name, NUL-terminated
  *   files  the source files, NUL-terminated
@@ -140,10 +141,10 @@ static struct kpoint *point_of(struct session *s, struct derived_probe *d,
 	p.addr = a + d->offset;
 	if (split_pp(&p, &core) < 0)
 		return NULL;
-	/* a function's entry goes through ftrace when it has the call
-	 * (when the kernel's table is unknown, the runtime finds out) */
-	fs = d->func_entry && !d->is_return ?
-		ksyms_ftrace_site(k, p.addr, &site) : 0;
+	/* a function's entry (or, through fprobe's exit handler, its
+	 * return) goes through ftrace when it has the call (when the
+	 * kernel's table is unknown, the runtime finds out) */
+	fs = d->func_entry ? ksyms_ftrace_site(k, p.addr, &site) : 0;
 	if (fs == 1)
 		p.addr = site;
 	p.kprobe = fs == 0;
