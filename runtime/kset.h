@@ -70,12 +70,6 @@ struct stp_kset_rt {
 
 #define STP_KSET_KPROBE (1u << 31)        /* in stp_kset_rt.func[] */
 
-/* Hits a set's callbacks skipped on this CPU: its context was busy (a
- * hit inside a hit: from an interrupt, or from a function the handler
- * calls), ftrace saw a recursion, or an NMI.  Like a kprobe's nmissed,
- * counted as skipped at the end (kset.c) without ending the run. */
-DECLARE_PER_CPU(unsigned long, stp_kset_missed);
-
 /**
  * stp_kset_row - the row of set @s at run-time address @ip: the last
  * row at or below it (an ftrace call site follows its function's start
@@ -102,9 +96,9 @@ static inline u32 stp_kset_row(const struct stp_kset_rt *s, unsigned long ip)
  * @handler at call site @ip (from @parent_ip); with a constant @handler
  * the compiler inlines it.  ftrace's recursion guard, then this CPU's
  * context: a hit that finds either taken, or comes in an NMI, is
- * skipped and counted (stp_kset_missed).  Unless @light (a constant:
- * see stp_hit), the handler gets the full registers (the set's ops asks
- * for them) with regs->ip at the call site, restored after.
+ * skipped and counted (stp_kset_missed, stp_hit.h).  Unless @light (a
+ * constant: see stp_hit), the handler gets the full registers (the
+ * set's ops asks for them) with regs->ip at the call site, restored.
  * Context: ftrace callback, any context; does not sleep.
  */
 static __always_inline void stp_kset_ftrace_hit(struct ftrace_ops *op,
@@ -122,7 +116,7 @@ static __always_inline void stp_kset_ftrace_hit(struct ftrace_ops *op,
 		return;
 	}
 	/* (the trylock disabled preemption) */
-	if (unlikely(in_nmi() || this_cpu_read(stp_busy))) {
+	if (unlikely(in_nmi())) {
 		this_cpu_inc(stp_kset_missed);
 		goto out;
 	}
@@ -134,7 +128,8 @@ static __always_inline void stp_kset_ftrace_hit(struct ftrace_ops *op,
 		}
 	}
 	stp_hit(s->p, regs, STP_STATE_RUNNING, handler, NULL, NULL, NULL,
-		light, light ? NULL : s, light ? 0 : stp_kset_row(s, ip));
+		light | STP_HIT_MISS, light ? NULL : s,
+		light ? 0 : stp_kset_row(s, ip));
 	if (regs)
 		regs->ip = saved;
 out:
@@ -156,7 +151,7 @@ static __always_inline int stp_kset_kprobe_hit(struct kprobe *kp,
 	if (!light)
 		regs->ip = (unsigned long)kp->addr;
 	stp_hit(k->set->p, regs, STP_STATE_RUNNING, handler, NULL, NULL, NULL,
-		light, k->set, k->row);
+		light | STP_HIT_MISS, k->set, k->row);
 	if (!light)
 		regs->ip = ip;
 	return 0;
