@@ -5,7 +5,8 @@
  * can run goes to the set's ftrace_ops, thousands per ftrace update
  * (kset_ftrace.c); what ftrace refuses, and every inline site, statement
  * or function without an __fentry__ call, becomes a kprobe, registered
- * one by one (the kernel has no batch for them); .return rows become
+ * one by one (the kernel has no batch for them); .return rows go to one
+ * fprobe (kset_fprobe.c) where the kernel has fprobes, else become
  * kretprobes.  Detaching is batched the same way, with one
  * unregister_kprobes() and one unregister_kretprobes() per set.  Everything that grows with
  * the rows is vmalloc'd.
@@ -250,6 +251,7 @@ static int stp_kset_attach(struct stp_kset_rt *s)
 	const struct stp_kset *k = s->k;
 	unsigned long *ips = NULL;
 	u32 *ftrows = NULL, *kprows, nft = 0, nkp = 0, i;
+	bool ft = !s->p->is_return && k->ftrace_fn;    /* through ftrace */
 	u8 *ok = NULL;
 	int rc = stp_kset_decode(s);
 
@@ -258,7 +260,10 @@ static int stp_kset_attach(struct stp_kset_rt *s)
 	kprows = kvmalloc_array(k->nrows, sizeof(*kprows), GFP_KERNEL);
 	if (!kprows)
 		return -ENOMEM;
-	if (!s->p->is_return && k->ftrace_fn) {
+#ifdef STP_KSET_FPROBE
+	ft = ft || s->p->is_return;                     /* fprobe's */
+#endif
+	if (ft) {
 		ips = kvmalloc_array(k->nrows, sizeof(*ips), GFP_KERNEL);
 		ftrows = kvmalloc_array(k->nrows, sizeof(*ftrows), GFP_KERNEL);
 		ok = kvzalloc(k->nrows, GFP_KERNEL);
@@ -288,7 +293,12 @@ static int stp_kset_attach(struct stp_kset_rt *s)
 	rc = stp_kset_kprobes(s, kprows, nkp);
 	if (!rc && s->nft) {
 		/* the ftrace rows, in batches */
-		rc = stp_kset_ftrace_start(s);
+#ifdef STP_KSET_FPROBE
+		if (s->p->is_return)
+			rc = stp_kset_fprobe_start(s);
+		else
+#endif
+			rc = stp_kset_ftrace_start(s);
 		if (rc) {
 			for (i = 0; i < nft; i++)
 				if (ok[i])
@@ -410,6 +420,10 @@ void stp_ksets_unregister(void)
 	for (i = 0; i < stp_nksets; i++) {
 		struct stp_kset_rt *s = stp_ksets[i];
 
+#ifdef STP_KSET_FPROBE
+		if (s->ops_on && s->p->is_return)
+			stp_kset_fprobe_detach(s);
+#endif
 		if (s->ops_on)
 			stp_kset_ftrace_detach(s);
 		stp_kset_detach_kprobes(s);

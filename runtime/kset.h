@@ -19,6 +19,13 @@
 #include <linux/trace_recursion.h>
 #include "stp_hit.h"
 
+/* .return sets through one fprobe, entry and exit handler (kset_fprobe.c),
+ * where the kernel has fprobes of this shape; else kretprobes */
+#if defined(STP_HAVE_FPROBE) && defined(STP_HAVE_FPROBE_ENTRY_RET_IP)
+#define STP_KSET_FPROBE 1
+#include <linux/fprobe.h>
+#endif
+
 /* A function of a set: its name (offset in the set's names), its file
  * (0: none; else 1 + index in the set's files) and line (0: none). */
 struct stp_kset_func {
@@ -53,11 +60,14 @@ struct stp_kset_rt {
 	                                   * 31: attach by kprobe */
 	struct stp_kset_func *funcs;      /* [k->nfuncs] */
 	u32 *file_off;                    /* [k->nfiles] offsets in k->files */
-	/* rows run by ftrace (kset_ftrace.c) */
+	/* rows run by ftrace (kset_ftrace.c; kset_fprobe.c for .return) */
 	struct ftrace_ops ops;
+#ifdef STP_KSET_FPROBE
+	struct fprobe fp;
+#endif
 	unsigned long *ips;               /* [nft] their call sites */
 	u32 nft;
-	bool ops_on;
+	bool ops_on;                      /* ops (fp) registered */
 	/* rows run by kprobes or (.return) kretprobes */
 	struct stp_kset_kp *kps;          /* [nkp] */
 	struct stp_kset_krp *krps;        /* [nkp] */
@@ -187,5 +197,25 @@ int stp_kset_ftrace_start(struct stp_kset_rt *s);
 /* stp_kset_ftrace_detach - undo it; returns when no callback runs any
  * more.  Process context; may sleep. */
 void stp_kset_ftrace_detach(struct stp_kset_rt *s);
+
+/* stp_kset_chunk - the call sites of the update starting at s->ips[@i]:
+ * *@n of them (at most STP_KSET_CHUNK) */
+static inline unsigned long *stp_kset_chunk(struct stp_kset_rt *s, u32 i,
+					    u32 *n)
+{
+	*n = min_t(u32, STP_KSET_CHUNK, s->nft - i);
+	return s->ips + i;
+}
+
+#ifdef STP_KSET_FPROBE
+/* stp_kset_fprobe_start - a .return set's call sites s->ips (found by
+ * stp_kset_ftrace_filter) through the set's fprobe, STP_KSET_CHUNK per
+ * ftrace update.  Returns 0 or -errno (then none is).  Process context;
+ * may sleep. */
+int stp_kset_fprobe_start(struct stp_kset_rt *s);
+/* stp_kset_fprobe_detach - undo it, counting the returns fprobe could
+ * not hook as skipped.  Process context; may sleep. */
+void stp_kset_fprobe_detach(struct stp_kset_rt *s);
+#endif
 
 #endif

@@ -69,13 +69,6 @@ int stp_kset_ftrace_filter(struct stp_kset_rt *s, unsigned long *ips, u32 n,
 	return m;
 }
 
-/* stp_kset_chunk - the sites of update @i (of STP_KSET_CHUNK), *@n of them */
-static unsigned long *stp_kset_chunk(struct stp_kset_rt *s, u32 i, u32 *n)
-{
-	*n = min_t(u32, STP_KSET_CHUNK, s->nft - i);
-	return s->ips + i;
-}
-
 int stp_kset_ftrace_start(struct stp_kset_rt *s)
 {
 	unsigned long *ips;
