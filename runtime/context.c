@@ -186,8 +186,9 @@ void stp_run_deferred(void)
 	unsigned long flags;
 	int n;
 
-	if (this_cpu_read(stp_draining))
-		return;         /* an outer call takes what was queued */
+	if (this_cpu_read(stp_draining) || in_nmi())
+		return;         /* an outer call takes what was queued (an
+				 * NMI interrupting a release: the release) */
 	this_cpu_write(stp_draining, 1);
 	for (;;) {
 		local_irq_save(flags);
