@@ -179,7 +179,7 @@ static int match_kernel(struct session *s, struct probe *p, struct probe_point *
 	struct dbg_provider *prov;
 	struct vec found = {0};
 	const char *spec, *what;
-	int i = 1, is_return = 0, statement, n, k;
+	int i = 1, is_return = 0, statement, n, k, wild;
 	int64_t maxactive = 0;
 	const char *suffix = NULL;
 
@@ -296,13 +296,16 @@ nomodule:
 			   q.module ? q.module : "");
 		return -1;
 	}
+	/* a name pattern with wildcards (not a name several static
+	 * functions share) */
+	wild = strpbrk(q.func, "*?[") != NULL;
 	n = 0;
 	for (k = 0; k < found.n; k++) {
 		struct dbg_function *fn = found.items[k];
 		struct derived_probe *d;
 		if (is_return && fn->inlined)
 			continue;
-		if (found.n > 1 && !statement && !fn->inlined &&
+		if (wild && !statement && !fn->inlined &&
 		    !ftrace_can_run(s, fn)) {
 			n++;    /* see ftrace_can_run */
 			continue;
