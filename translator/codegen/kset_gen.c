@@ -29,7 +29,7 @@
  * out of the set).
  */
 #include "codegen_int.h"
-#include "debuginfo/ksyms.h"
+#include "debuginfo/debuginfo.h"
 
 #include <stdint.h>
 #include <stdlib.h>
