@@ -10,6 +10,14 @@
 DEFINE_PER_CPU(struct stp_cpu *, stp_cpu_ptr);
 DEFINE_PER_CPU(unsigned long, stp_busy);
 
+/* The deferred hits of each CPU (stp_defer), oldest first: touched by
+ * this CPU only, with interrupts off. */
+#define STP_DEFER_MAX 16
+DEFINE_PER_CPU(int, stp_ndeferred);
+static DEFINE_PER_CPU(const struct stp_probe_desc *[STP_DEFER_MAX],
+		      stp_deferred);
+static DEFINE_PER_CPU(int, stp_draining);       /* stp_run_deferred runs */
+
 static struct stp_cpu **stp_cpus;  /* [nr_cpu_ids], NULL if not possible */
 
 /* -t: each CPU's per-probe statistics follow its struct stp_cpu */
@@ -120,7 +128,7 @@ static __always_inline void stp_run_common(const struct stp_probe_desc *p,
 	 * for every hit that saw the old state (no shared counter to bounce
 	 * between CPUs on every hit). */
 	preempt_disable();
-	stp_hit(p, regs, want, handler, entry_data, perf, tp_args, 0);
+	stp_hit(p, regs, want, handler, entry_data, perf, tp_args, 0, NULL, 0);
 	preempt_enable();
 }
 
@@ -148,6 +156,56 @@ void stp_hit_finish(struct stp_cpu *sc, const struct stp_probe_desc *p)
 			atomic_set(&stp_error_exit, 1);
 			stp_request_exit();
 		}
+	}
+}
+
+bool stp_defer(const struct stp_probe_desc *p)
+{
+	const struct stp_probe_desc **q;
+	unsigned long flags;
+	bool queued = false;
+	int n, i;
+
+	local_irq_save(flags);
+	q = *this_cpu_ptr(&stp_deferred);
+	n = this_cpu_read(stp_ndeferred);
+	for (i = 0; i < n && q[i] != p; i++)
+		;
+	if (i == n && n < STP_DEFER_MAX) {
+		q[n] = p;
+		this_cpu_write(stp_ndeferred, n + 1);
+		queued = true;
+	}
+	local_irq_restore(flags);
+	return queued;
+}
+
+void stp_run_deferred(void)
+{
+	const struct stp_probe_desc **q, *p;
+	unsigned long flags;
+	int n;
+
+	if (this_cpu_read(stp_draining) || in_nmi())
+		return;         /* an outer call takes what was queued (an
+				 * NMI interrupting a release: the release) */
+	this_cpu_write(stp_draining, 1);
+	for (;;) {
+		local_irq_save(flags);
+		q = *this_cpu_ptr(&stp_deferred);
+		n = this_cpu_read(stp_ndeferred);
+		p = n ? q[0] : NULL;
+		if (n) {
+			memmove(q, q + 1, (n - 1) * sizeof(*q));
+			this_cpu_write(stp_ndeferred, n - 1);
+		} else {
+			this_cpu_write(stp_draining, 0);
+		}
+		local_irq_restore(flags);
+		if (!p)
+			return;
+		stp_hit(p, NULL, STP_STATE_RUNNING, p->handler, NULL, NULL,
+			NULL, 0, NULL, 0);
 	}
 }
 

@@ -41,9 +41,9 @@ int stp_netfilter_register(void)
 		n += stp_module.probes[i].kind == STP_PROBE_NETFILTER;
 	if (!n)
 		return 0;
-	stp_nf_ops = kcalloc(stp_module.nprobes, sizeof(*stp_nf_ops),
+	stp_nf_ops = kvcalloc(stp_module.nprobes, sizeof(*stp_nf_ops),
 			     GFP_KERNEL);
-	stp_nf_registered = kcalloc(stp_module.nprobes,
+	stp_nf_registered = kvcalloc(stp_module.nprobes,
 				    sizeof(*stp_nf_registered), GFP_KERNEL);
 	if (!stp_nf_ops || !stp_nf_registered) {
 		stp_netfilter_unregister();
@@ -84,8 +84,8 @@ void stp_netfilter_unregister(void)
 			nf_unregister_net_hook(&init_net, &stp_nf_ops[i]);
 			stp_nf_registered[i] = false;
 		}
-	kfree(stp_nf_ops);
-	kfree(stp_nf_registered);
+	kvfree(stp_nf_ops);
+	kvfree(stp_nf_registered);
 	stp_nf_ops = NULL;
 	stp_nf_registered = NULL;
 }

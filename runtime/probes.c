@@ -18,7 +18,7 @@
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/sched.h>
-#include "stp_hit.h"
+#include "kset.h"
 
 static struct stp_probe_rt *stp_rt;   /* [stp_module.nprobes] */
 
@@ -81,7 +81,7 @@ static int stp_kretprobe_fn(struct kretprobe_instance *ri,
 		return 0;
 	preempt_disable();
 	stp_hit(r->p, regs, STP_STATE_RUNNING, r->p->handler, ri->data, NULL,
-		NULL, 0);
+		NULL, 0, NULL, 0);
 	preempt_enable();
 	return 0;
 }
@@ -98,7 +98,7 @@ static int stp_kretprobe_entry(struct kretprobe_instance *ri,
 		return 0;
 	preempt_disable();
 	stp_hit(r->p, regs, STP_STATE_RUNNING, r->p->entry_handler, ri->data,
-		NULL, NULL, 0);
+		NULL, NULL, 0, NULL, 0);
 	preempt_enable();
 	return 0;
 }
@@ -153,10 +153,12 @@ static int stp_register_one(struct stp_probe_rt *r)
 }
 
 /* stp_probe_kind_registered - the kinds stp_register_one handles */
-static bool stp_probe_kind_registered(enum stp_probe_kind k)
+static bool stp_probe_kind_registered(const struct stp_probe_desc *p)
 {
-	return k == STP_PROBE_TIMER || k == STP_PROBE_KPROBE ||
-	       k == STP_PROBE_PERF;
+	if (p->kset)
+		return false;   /* a probe set: kset.c */
+	return p->kind == STP_PROBE_TIMER || p->kind == STP_PROBE_KPROBE ||
+	       p->kind == STP_PROBE_PERF;
 }
 
 /* stp_warn_wildcards - one warning per wildcard pattern some of whose
@@ -320,8 +322,8 @@ int stp_probes_register(void)
 	int i, rc;
 
 	stp_uvars_register();                   /* uvars.c: before probes */
-	stp_rt = kcalloc(max(stp_module.nprobes, 1), sizeof(*stp_rt),
-			 GFP_KERNEL);
+	stp_rt = kvcalloc(max(stp_module.nprobes, 1), sizeof(*stp_rt),
+			  GFP_KERNEL);
 	if (!stp_rt)
 		return -ENOMEM;
 	for (i = 0; i < stp_module.nprobes; i++) {
@@ -346,7 +348,7 @@ int stp_probes_register(void)
 	for (i = 0; i < stp_module.nprobes; i++) {
 		struct stp_probe_rt *r = &stp_rt[i];
 
-		if (!stp_probe_kind_registered(r->p->kind))
+		if (!stp_probe_kind_registered(r->p))
 			continue;
 		rc = stp_register_one(r);
 		cond_resched();
@@ -382,7 +384,9 @@ int stp_probes_register(void)
 	mutex_unlock(&stp_modprobe_mutex);
 	stp_progress(stp_module.nprobes, stp_module.nprobes, t0, &last, true);
 	stp_warn_wildcards();
-	rc = stp_tracepoints_register();        /* tracepoints.c */
+	rc = stp_ksets_register();              /* kset.c */
+	if (!rc)
+		rc = stp_tracepoints_register(); /* tracepoints.c */
 	if (!rc)
 		rc = stp_procfs_register();     /* procfs.c */
 	if (!rc)
@@ -437,8 +441,9 @@ void stp_probes_unregister(void)
 			cond_resched();
 		}
 	}
-	kps = kcalloc(max(stp_module.nprobes, 1), sizeof(*kps), GFP_KERNEL);
-	krps = kcalloc(max(stp_module.nprobes, 1), sizeof(*krps), GFP_KERNEL);
+	stp_ksets_unregister();                 /* kset.c */
+	kps = kvcalloc(max(stp_module.nprobes, 1), sizeof(*kps), GFP_KERNEL);
+	krps = kvcalloc(max(stp_module.nprobes, 1), sizeof(*krps), GFP_KERNEL);
 	for (i = 0; i < stp_module.nprobes; i++) {
 		struct stp_probe_rt *r = &stp_rt[i];
 
@@ -461,8 +466,8 @@ void stp_probes_unregister(void)
 		unregister_kprobes(kps, nk);
 	if (nr)
 		unregister_kretprobes(krps, nr);
-	kfree(kps);
-	kfree(krps);
+	kvfree(kps);
+	kvfree(krps);
 	for (i = 0; i < stp_module.nprobes; i++) {
 		struct stp_probe_rt *r = &stp_rt[i];
 
@@ -472,7 +477,7 @@ void stp_probes_unregister(void)
 		r->registered = 0;
 	}
 	stp_wait_probes_idle();
-	kfree(stp_rt);
+	kvfree(stp_rt);
 	stp_rt = NULL;
 	stp_uvars_unregister();                 /* uvars.c: after probes */
 }

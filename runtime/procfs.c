@@ -236,7 +236,7 @@ int stp_procfs_register(void)
 			break;
 	if (i == stp_module.nprobes)
 		return 0;
-	stp_pfiles = kcalloc(stp_module.nprobes, sizeof(*stp_pfiles),
+	stp_pfiles = kvcalloc(stp_module.nprobes, sizeof(*stp_pfiles),
 			     GFP_KERNEL);
 	if (!stp_pfiles)
 		return -ENOMEM;
@@ -283,7 +283,7 @@ void stp_procfs_unregister(void)
 		proc_remove(stp_proc_dir);   /* the files too; waits for users */
 		stp_proc_dir = NULL;
 	}
-	kfree(stp_pfiles);
+	kvfree(stp_pfiles);
 	stp_pfiles = NULL;
 	stp_npfiles = 0;
 }

@@ -296,8 +296,13 @@ static unsigned long stp_probe_kernel_ip(struct stp_context *c)
 void stp_probefunc(struct stp_context *c, char *dst)
 {
 	const struct stp_probe_desc *p = c->probe;
+	const char *fn = stp_kset_function(c);
 	unsigned long ip;
 
+	if (fn) {       /* a probe set's row */
+		stp_strcpy(dst, fn);
+		return;
+	}
 	if (p && (p->kind == STP_PROBE_KPROBE || p->kind == STP_PROBE_UPROBE) &&
 	    p->symbol) {     /* uprobes: the function of the program */
 		const char *colon = strchr(p->symbol, ':');
@@ -316,6 +321,10 @@ void stp_probemod(struct stp_context *c, char *dst)
 	const struct stp_probe_desc *p = c->probe;
 	unsigned long ip;
 
+	if (stp_kset_function(c)) {     /* sets are of the kernel only */
+		stp_strcpy(dst, "kernel");
+		return;
+	}
 	if (p && p->kind == STP_PROBE_KPROBE && p->symbol) {
 		const char *colon = strchr(p->symbol, ':');
 		size_t len = colon ? (size_t)(colon - p->symbol) : 0;

@@ -50,6 +50,21 @@ DECLARE_PER_CPU(unsigned long, stp_busy);
  * printed: report/flush (context.c, out of line: rare or slow anyway). */
 void stp_hit_finish(struct stp_cpu *sc, const struct stp_probe_desc *p);
 
+/* Deferred hits (context.c): a timer probe whose tick finds this CPU's
+ * context busy (it interrupted a hit) waits in this CPU's queue and runs
+ * as soon as that hit ends, instead of being skipped.  The number
+ * waiting: read after every hit's release. */
+DECLARE_PER_CPU(int, stp_ndeferred);
+/* stp_defer - queue @p's hit on this CPU.  Returns false when it cannot
+ * wait (the queue is full, or @p already waits: this tick is then
+ * skipped).  Context: any but NMI, this CPU's context busy. */
+bool stp_defer(const struct stp_probe_desc *p);
+/* stp_run_deferred - run the queued hits (each as a hit of its own);
+ * returns when the queue is empty, at once when a caller further out on
+ * this CPU is already running them.  Context: preemption disabled, this
+ * CPU's context free. */
+void stp_run_deferred(void);
+
 #ifdef STP_TIMING
 #include <linux/timex.h>
 /* stp_timing_add - count one hit of probe @p on this CPU (the per-CPU
@@ -70,15 +85,28 @@ void stp_timing_add(struct stp_cpu *sc, const struct stp_probe_desc *p,
 #define STP_TIMING_END(sc, p, h, t) do { } while (0)
 #endif
 
+#define STP_HIT_LIGHT 1            /* stp_hit's modes */
+#define STP_HIT_MISS 2
+
+/* Hits a probe set's callbacks skipped on this CPU (kset.c): its context
+ * was busy (a hit inside a hit: from an interrupt, or from a function
+ * the handler calls), ftrace saw a recursion, or an NMI.  Like a
+ * kprobe's nmissed, counted as skipped at the end without ending the
+ * run. */
+DECLARE_PER_CPU(unsigned long, stp_kset_missed);
+
 /**
  * stp_hit - run @handler for probe @p on this CPU's context if the
  * session is in state @want; @entry_data is a .return probe's instance
  * data, @perf the perf counters read for a process probe (or NULL),
  * @tp_args (12, or NULL) the tracepoint arguments.  A hit inside a
- * hit on this CPU is skipped and counted.  @light (a constant): the
- * translator found that @handler reads nothing of the context but
- * c->error and cannot print, and counts its statements in a local
- * (codegen's light_body): the fields nothing reads are then not reset.
+ * hit on this CPU is skipped and counted.  @mode (a constant), bits:
+ * STP_HIT_LIGHT, the translator found that @handler reads nothing of
+ * the context but c->error and cannot print, and counts its statements
+ * in a local (codegen's light_body): the fields nothing reads are then
+ * not reset; STP_HIT_MISS, a hit inside a hit is counted as a probe
+ * set's (stp_kset_missed: reported at the end, as a kprobe's nmissed,
+ * not against MAXSKIPPED).
  * Context: preemption disabled by the caller (the kernel does it for
  * kprobe and kretprobe handlers; stp_run_common does it for the others,
  * so that stp_wait_probes_idle()'s grace period covers every hit);
@@ -89,8 +117,10 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 				    void (*handler)(struct stp_context *c),
 				    void *entry_data,
 				    const struct stp_perf_values *perf,
-				    const unsigned long *tp_args, int light)
+				    const unsigned long *tp_args, int mode,
+				    const struct stp_kset_rt *kset, u32 row)
 {
+	const int light = mode & STP_HIT_LIGHT;
 	struct stp_cpu *sc;
 	struct stp_context *c;
 	cycles_t t0 = 0;           /* -t: the hit's start */
@@ -119,7 +149,15 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 	 * this CPU between them (an NMI included) has run to its end, and
 	 * released busy, before we go on. */
 	if (unlikely(this_cpu_read(stp_busy))) {
-		/* a probe hit inside a probe hit on this CPU */
+		/* a probe hit inside a probe hit on this CPU: a timer's
+		 * runs when that one ends, others are skipped */
+		if (mode & STP_HIT_MISS) {
+			this_cpu_inc(stp_kset_missed);
+			return;
+		}
+		if (p->kind == STP_PROBE_TIMER && want == STP_STATE_RUNNING &&
+		    stp_defer(p))
+			return;
 		atomic_inc(&stp_skipped);
 		atomic_inc(&stp_skipped_reentrant);
 		stp_check_skipped();
@@ -135,6 +173,8 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 	if (!light) {
 		c->actions = 0;
 		c->probe = p;
+		c->kset = kset;
+		c->kset_row = row;
 		c->regs = regs;
 		c->entry_data = entry_data;
 		c->perf_values = perf;
@@ -160,6 +200,10 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 	STP_TIMING_END(sc, p, handler, t0);
 	barrier();          /* the hit's stores before the release */
 	this_cpu_write(stp_busy, 0);
+	barrier();          /* the release before the look at the queue: a
+	                     * tick after it runs by itself */
+	if (unlikely(this_cpu_read(stp_ndeferred)))
+		stp_run_deferred();
 }
 
 /**
@@ -183,7 +227,7 @@ static __always_inline int stp_kprobe_hit(struct kprobe *kp,
 	if (!light)
 		regs->ip = (unsigned long)kp->addr;
 	stp_hit(r->p, regs, STP_STATE_RUNNING, handler, NULL, NULL, NULL,
-		light);
+		light, NULL, 0);
 	if (!light)
 		regs->ip = ip;
 	return 0;

@@ -124,6 +124,9 @@ struct stp_perf_values {
 
 struct stp_context {
 	const struct stp_probe_desc *probe; /* the probe being run */
+	const struct stp_kset_rt *kset; /* a probe set's hit: the set (kset.h)
+	                            * and the row (point) hit; else NULL */
+	u32 kset_row;
 	struct pt_regs *regs;      /* registers at the probe point, or NULL */
 	void *entry_data;          /* .return probes: what the entry handler
 	                            * saved in the kretprobe instance */
@@ -865,6 +868,40 @@ enum stp_probe_kind {
 };
 
 struct kprobe;
+struct ftrace_ops;
+struct ftrace_regs;
+struct stp_kset_rt;
+
+/* A probe set: the points of one kprobe entry of the probe table (its
+ * .kset), a row each, made by translator/codegen/kset_gen.c and
+ * attached by runtime/kset.c.  The tables are strings of VLQs (6 bits a
+ * character of "A-Za-z0-9+/": 5 of the value, least significant first,
+ * 32 when more follow; signed values zigzag-coded):
+ *   rows   nrows x (address - the previous row's (0 for the first) times
+ *          2, plus 1 for a kprobe's row (0: ftrace runs it); the
+ *          function index - the previous row's, signed)
+ *   funcs  nfuncs x (0, or 1 + the index of its file in files; line)
+ * names holds each function's name, files each file's path, NUL-
+ * terminated.  pp() of a row: pp_prefix NAME[@FILE[:LINE]] pp_suffix. */
+struct stp_kset {
+	const char *rows, *funcs, *names, *files;
+	u32 nrows, nfuncs, nfiles;
+	u64 base;                  /* link-time address of row 0 */
+	u64 anchor;                /* link-time address of _printk */
+	const char *pp_prefix, *pp_suffix;
+	/* entry sets: the callbacks with the handler inlined (kset.h) */
+	void (*ftrace_fn)(unsigned long ip, unsigned long parent_ip,
+			  struct ftrace_ops *op, struct ftrace_regs *fregs);
+	int (*kprobe_pre)(struct kprobe *kp, struct pt_regs *regs);
+	int regs;                  /* the handler may read registers */
+};
+
+/* stp_pp - pp() of this hit into @dst (MAXSTRINGLEN bytes): the probe's,
+ * or its set's row's (kset.c).  Context: probe handler. */
+void stp_pp(struct stp_context *c, char *dst);
+/* stp_kset_function - the function a probe set's hit is in (its name
+ * as the debuginfo gives it), or NULL when the hit is not a set's. */
+const char *stp_kset_function(struct stp_context *c);
 
 /* STP_PROBE_NETFILTER: what the hook puts in the context's tp_args (the
  * netfilter tapset reads them): the struct sk_buff *, the const struct
@@ -937,6 +974,10 @@ struct stp_probe_desc {
 	 * stp_kprobe_hit, stp_hit.h); NULL: the runtime's generic one */
 	int (*kprobe_pre)(struct kprobe *kp, struct pt_regs *regs);
 	int nf_hook, nf_pf, nf_priority; /* STP_PROBE_NETFILTER */
+	/* STP_PROBE_KPROBE: the points of a probe set (kset.c), registered
+	 * as a batch instead of symbol + offset; pp is the point as the
+	 * script wrote it (stp_pp gives a hit's row's) */
+	const struct stp_kset *kset;
 };
 
 /* The kernel's line table (runtime/klines.c, made by

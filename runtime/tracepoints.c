@@ -166,7 +166,7 @@ int stp_tracepoints_register(void)
 		n += stp_module.probes[i].kind == STP_PROBE_TRACEPOINT;
 	if (!n)
 		return 0;
-	stp_tps = kcalloc(n, sizeof(*stp_tps), GFP_KERNEL);
+	stp_tps = kvcalloc(n, sizeof(*stp_tps), GFP_KERNEL);
 	if (!stp_tps)
 		return -ENOMEM;
 	for (i = 0; i < stp_module.nprobes; i++) {
@@ -247,7 +247,7 @@ void stp_tracepoints_unregister(void)
 	/* no callback may still run when the module's text goes away (nor
 	 * one of a tracepoint of a module that went before) */
 	tracepoint_synchronize_unregister();
-	kfree(stp_tps);
+	kvfree(stp_tps);
 	stp_tps = NULL;
 	stp_ntps = 0;
 }

@@ -413,7 +413,7 @@ int stp_uprobes_register(void)
 		n += stp_module.probes[i].kind == STP_PROBE_UPROBE;
 	if (!n)
 		return 0;
-	stp_ups = kcalloc(n, sizeof(*stp_ups), GFP_KERNEL);
+	stp_ups = kvcalloc(n, sizeof(*stp_ups), GFP_KERNEL);
 	if (!stp_ups)
 		return -ENOMEM;
 	for (i = 0; i < stp_module.nprobes; i++)
@@ -519,7 +519,7 @@ void stp_uprobes_unregister(void)
 		kfree(r->slots);
 		r->slots = NULL;
 	}
-	kfree(stp_ups);
+	kvfree(stp_ups);
 	stp_ups = NULL;
 	stp_nups = 0;
 }

@@ -350,7 +350,7 @@ int stp_uprocess_register(void)
 		     stp_module.probes[i].kind == STP_PROBE_PERF_PROC;
 	if (!n)
 		return 0;
-	stp_procs = kcalloc(n, sizeof(*stp_procs), GFP_KERNEL);
+	stp_procs = kvcalloc(n, sizeof(*stp_procs), GFP_KERNEL);
 	stp_proc_seen = kcalloc(STP_PROC_TABLE, sizeof(*stp_proc_seen),
 				GFP_KERNEL);
 	if (!stp_procs || !stp_proc_seen) {
@@ -439,7 +439,7 @@ void stp_uprocess_unregister(void)
 	for (i = 0; i < stp_nprocs; i++)
 		if (stp_procs[i].inode)
 			iput(stp_procs[i].inode);
-	kfree(stp_procs);
+	kvfree(stp_procs);
 	kfree(stp_proc_seen);
 	stp_procs = NULL;
 	stp_proc_seen = NULL;

@@ -177,7 +177,70 @@ static struct {
 	int active;                   /* this run uses the cache */
 	int hit;                      /* the module came from the cache */
 	char hex[65];                 /* the cache key */
+	int early;                    /* early holds the early key */
+	char early_key[65];           /* cache_early_key(), before pass 1 */
 } cache_run;
+
+/* cache_before_pass1 - before parsing anything: the module an earlier
+ * run of the same script, tapsets, options and kernel (debuginfo
+ * included) built, looked up by the early key, or NULL.  The early key
+ * is kept for cache_record_early. */
+static char *cache_before_pass1(struct session *s)
+{
+	const char *base;
+	char *ko;
+
+	if (cache_run.disable || cache_run.poison || s->module_name_given ||
+	    s->last_pass < 4 || s->list_pattern || s->dump_mode ||
+	    s->coverage || cache_early_key(s, cache_run.early_key) < 0)
+		return NULL;
+	cache_run.early = 1;
+	ko = cache_early_lookup(cache_run.early_key);
+	if (!ko)
+		return NULL;
+	base = strrchr(ko, '/') ? strrchr(ko, '/') + 1 : ko;
+	s->module_name = xstrndup(base, strcspn(base, "."));
+	cache_run.active = cache_run.hit = 1;
+	if (stp_verbose)
+		fprintf(stderr, "Pass 1-4: using cached %s (no parsing, no "
+			"debuginfo)\n", ko);
+	return ko;
+}
+
+/* early_cacheable - whether what pass 2 made of @s depends on nothing
+ * the early key leaves out: no user-space program (process probes, -d,
+ * --ldd: their binaries are not hashed) and no kernel module (its
+ * debuginfo is not). */
+static int early_cacheable(struct session *s)
+{
+	int i;
+
+	if (s->user_modules.n || s->ldd)
+		return 0;
+	for (i = 0; i < s->derived.n; i++) {
+		struct derived_probe *d = s->derived.items[i];
+
+		switch (d->kind) {
+		case DP_UPROBE: case DP_PROC_BEGIN: case DP_PROC_END:
+		case DP_THREAD_BEGIN: case DP_THREAD_END: case DP_PERF_PROC:
+			return 0;
+		default:
+			break;
+		}
+		if ((d->symbol && d->kind == DP_KPROBE &&
+		     strchr(d->symbol, ':')) || (d->fn && d->fn->module))
+			return 0;
+	}
+	return 1;
+}
+
+/* cache_record_early - after pass 2 found or built the module: let the
+ * early key stand for it, when it may */
+static void cache_record_early(struct session *s)
+{
+	if (cache_run.early && cache_run.active && early_cacheable(s))
+		cache_early_record(cache_run.early_key, cache_run.hex);
+}
 
 /* cache_option - handle a cache long option @c; returns 1 if it was one. */
 static int cache_option(int c)
@@ -212,6 +275,7 @@ static char *cache_before_pass3(struct session *s)
 	ko = cache_lookup(cache_run.hex);
 	if (ko) {
 		cache_run.hit = 1;
+		cache_record_early(s);
 		if (stp_verbose) {
 			fprintf(stderr, "Pass 3: using cached module %s\n", ko);
 			fprintf(stderr, "Pass 4: using cached %s\n", ko);
@@ -236,6 +300,7 @@ static char *cache_after_pass4(struct session *s, char *ko)
 	}
 	if (stp_verbose > 1)
 		fprintf(stderr, "Pass 4: stored %s in the cache\n", c);
+	cache_record_early(s);
 	return c;
 }
 
@@ -566,6 +631,10 @@ static int run_passes(struct session *s)
 	char *ko = NULL;
 	int rc;
 
+	ko = cache_before_pass1(s);
+	if (ko)
+		goto built;
+
 	/* pass 1 */
 	cfg.kernel_release = s->kernel_release;
 	cfg.sysroot = s->sysroot;
@@ -646,6 +715,7 @@ static int run_passes(struct session *s)
 	free(out.s);
 	if (rc < 0)
 		return 1;
+	strip_module(s, ko);
 	if (stp_verbose)
 		fprintf(stderr, "Pass 4: compiled C into \"%s.ko\" in %.0f ms.\n",
 			s->module_name, now_ms() - t);

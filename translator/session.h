@@ -121,6 +121,11 @@ struct derived_probe {
 	                             * accesses of this derived probe */
 	int entry_n;                /* pass 3: values its .return handler
 	                             * saves at the function's entry */
+	int func_entry;             /* DP_KPROBE at a function's entry (not
+	                             * a statement or an inline instance):
+	                             * ftrace may run it */
+	int kset;                   /* pass 3: 1 + the probe set it is a row
+	                             * of (codegen/kset_gen.c), 0: none */
 	int light;                  /* pass 3: its handler uses the context
 	                             * only for MAXACTION and errors (its
 	                             * kprobe pre_handler takes the light hit

@@ -11,6 +11,11 @@
 #include "cache.h"
 #include "kbuild.h"
 
+/* strip_module - remove the debugging information from the built module
+ * @ko (strip.c: objcopy --strip-debug, run in s->tmpdir).  Returns 0, or
+ * -1 (the module is left as it was; -v says so). */
+int strip_module(struct session *s, const char *ko);
+
 /* ---- signing (sign.c) ---- */
 
 /* sign_default_db - the signer's NSS database of SystemTap's layout,

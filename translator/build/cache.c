@@ -136,14 +136,15 @@ static int kernel_identity(struct stp_hash *h, const char *build)
 	return rc;
 }
 
-int cache_key(struct session *s, char hex[65])
+/* hash_inputs - what both keys hash: the translator, the script and its
+ * arguments, the runtime, the kernel's build, the compiler, the
+ * architecture and the options that reach passes 2-4.  Returns 0 or -1
+ * (a file could not be read). */
+static int hash_inputs(struct stp_hash *h, struct session *s)
 {
-	struct stp_hash *h = hash_new();
 	struct utsname u;
 	int i, rc = 0;
 
-	if (!h)
-		return -1;
 	hash_add_str(h, STAP_CACHE_VERSION);
 	/* the translator itself: any rebuild of stap (a code generator
 	 * change without a version bump) is a new key */
@@ -152,19 +153,11 @@ int cache_key(struct session *s, char hex[65])
 		rc = -1;
 	hash_add_str(h, "script");
 	hash_add_str(h, s->script_text);
+	for (i = 0; i < s->extra_scripts.n; i++)        /* -E */
+		hash_add_str(h, s->extra_scripts.items[i]);
 	hash_add_str(h, "args");
 	for (i = 0; i < s->nargs; i++)
 		hash_add_str(h, s->args[i]);
-	/* every tapset file parsed (the tapset directory and -I ones): a
-	 * superset of those the program uses, and cheap to read */
-	hash_add_str(h, "tapsets");
-	for (i = 0; i < s->library.n; i++) {
-		struct stapfile *f = s->library.items[i];
-
-		hash_add_str(h, f->name);
-		if (hash_add_file(h, f->name) < 0)
-			rc = -1;
-	}
 	hash_add_str(h, "runtime");
 	if (hash_runtime(h, s->runtime_dir) < 0)
 		rc = -1;
@@ -184,6 +177,8 @@ int cache_key(struct session *s, char hex[65])
 	hash_add_str(h, "options");
 	hash_add_str(h, s->guru ? "-g" : "");
 	hash_add_str(h, s->btf_only ? "--btf" : "");
+	hash_add_str(h, s->skip_badvars ? "--skip-badvars" : "");
+	hash_add_str(h, s->unoptimized ? "-u" : "");
 	hash_add_str(h, s->privilege == STP_PRIV_STAPUSR ? "stapusr" :
 		     s->privilege == STP_PRIV_STAPSYS ? "stapsys" : "");
 	hash_add_str(h, s->ldd ? "--ldd" : "");
@@ -203,6 +198,91 @@ int cache_key(struct session *s, char hex[65])
 	hash_add_str(h, "make");   /* -B: make variables can change the code */
 	for (i = 0; i < s->make_vars.n; i++)
 		hash_add_str(h, s->make_vars.items[i]);
+	return rc;
+}
+
+int cache_key(struct session *s, char hex[65])
+{
+	struct stp_hash *h = hash_new();
+	int i, rc;
+
+	if (!h)
+		return -1;
+	rc = hash_inputs(h, s);
+	/* every tapset file parsed (the tapset directory and -I ones): a
+	 * superset of those the program uses, and cheap to read */
+	hash_add_str(h, "tapsets");
+	for (i = 0; i < s->library.n; i++) {
+		struct stapfile *f = s->library.items[i];
+
+		hash_add_str(h, f->name);
+		if (hash_add_file(h, f->name) < 0)
+			rc = -1;
+	}
+	hash_finish(h, hex);
+	return rc;
+}
+
+/* debuginfo_identity - what pass 2 reads the kernel from: the build-id
+ * of the debuginfo vmlinux; without one, the size and time of the image
+ * whose BTF it reads (/boot/vmlinuz, or the running kernel's
+ * /sys/kernel/btf/vmlinux).  Returns 0, or -1 when there is none. */
+static int debuginfo_identity(struct stp_hash *h, struct session *s)
+{
+	const char *root = s->sysroot ? s->sysroot : "";
+	char *p = xasprintf("%s/usr/lib/debug/boot/vmlinux-%s", root,
+			    s->kernel_release);
+	const char *btf[2];
+	struct stat st;
+	int i, rc = -1;
+
+	hash_add_str(h, "debuginfo");
+	if (!s->btf_only && vmlinux_build_id(h, p)) {
+		free(p);
+		return 0;
+	}
+	free(p);
+	p = xasprintf("%s/boot/vmlinuz-%s", root, s->kernel_release);
+	btf[0] = p;
+	btf[1] = s->sysroot ? NULL : "/sys/kernel/btf/vmlinux";
+	for (i = 0; i < 2 && rc; i++)
+		if (btf[i] && stat(btf[i], &st) == 0) {
+			char id[96];
+
+			snprintf(id, sizeof(id), "%s %lld %lld.%09ld",
+				 i ? "btf" : "vmlinuz", (long long)st.st_size,
+				 (long long)st.st_mtim.tv_sec,
+				 st.st_mtim.tv_nsec);
+			hash_add_str(h, id);
+			rc = 0;
+		}
+	free(p);
+	return rc;
+}
+
+int cache_early_key(struct session *s, char hex[65])
+{
+	struct stp_hash *h = hash_new();
+	struct vec files = {0};
+	int i, rc;
+
+	if (!h)
+		return -1;
+	rc = hash_inputs(h, s);
+	hash_add_str(h, "sysroot");
+	hash_add_str(h, s->sysroot ? s->sysroot : "");
+	if (debuginfo_identity(h, s) < 0)
+		rc = -1;
+	/* every tapset and macro file pass 1 would read */
+	hash_add_str(h, "tapset files");
+	tapset_files(s, &files);
+	for (i = 0; i < files.n; i++) {
+		hash_add_str(h, files.items[i]);
+		if (hash_add_file(h, files.items[i]) < 0)
+			rc = -1;
+		free(files.items[i]);
+	}
+	free(files.items);
 	hash_finish(h, hex);
 	return rc;
 }
@@ -252,6 +332,11 @@ static sqlite3 *db_open(const char *dir)
 		sqlite3_close(db);
 		return NULL;
 	}
+	/* early keys (cache_early_key) and the module each stands for */
+	if (sqlite3_exec(db, "CREATE TABLE IF NOT EXISTS early ("
+			 "key TEXT PRIMARY KEY, hash TEXT NOT NULL)", NULL, NULL,
+			 NULL) != SQLITE_OK && stp_verbose)
+		fprintf(stderr, "stap: cache index: %s\n", sqlite3_errmsg(db));
 	/* an index made before modules had digests: add the column (an
 	 * error here only means that it is there already) */
 	sqlite3_exec(db, "ALTER TABLE modules ADD COLUMN digest TEXT", NULL,
@@ -634,4 +719,48 @@ int cache_clean(void)
 	sqlite3_close(db);
 	free(dir);
 	return 0;
+}
+
+char *cache_early_lookup(const char *early)
+{
+	char *dir = cache_dir(), *hex = NULL, *ko;
+	sqlite3_stmt *st;
+	sqlite3 *db;
+
+	if (!dir)
+		return NULL;
+	db = db_open(dir);
+	free(dir);
+	if (!db)
+		return NULL;
+	if (sqlite3_prepare_v2(db, "SELECT hash FROM early WHERE key = ?1", -1,
+			       &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, early, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(st) == SQLITE_ROW &&
+		    sqlite3_column_text(st, 0))
+			hex = xstrdup((const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(db);
+	if (!hex || strlen(hex) != 64) {
+		free(hex);
+		return NULL;
+	}
+	ko = cache_lookup(hex);
+	free(hex);
+	return ko;
+}
+
+void cache_early_record(const char *early, const char *hex)
+{
+	char *dir = cache_dir();
+	sqlite3 *db = dir ? db_open(dir) : NULL;
+
+	free(dir);
+	if (!db)
+		return;
+	if (db_exec(db, "INSERT OR REPLACE INTO early (key, hash) VALUES "
+		    "(?1, ?2)", "tt", early, hex) < 0)
+		db_report(db, "recording an early key");
+	sqlite3_close(db);
 }

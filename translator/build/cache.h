@@ -23,12 +23,29 @@
 
 /* cache_key - compute the cache key of @s after pass 2 into @hex (65
  * bytes: 64 hex digits + NUL).  Hashed: the translator version and its
- * executable's contents, the
- * script, its arguments, every tapset file loaded (-I ones included),
- * the runtime sources' contents, the kernel release, the kernel build's
- * identity (see kernel_identity() in cache.c), the architecture, and the
- * options that reach pass 3/4 (-g, -D).  Returns 0 or -1 (message). */
+ * executable's contents, the script (and -E ones), its arguments, every
+ * tapset file loaded (-I ones included), the runtime sources' contents,
+ * the kernel release, the kernel build's identity (see kernel_identity()
+ * in cache.c), the compiler, the architecture, and the options that
+ * reach passes 2-4 (-g, -D, -u, --btf, --skip-badvars, --privilege...).
+ * Returns 0 or -1 (message). */
 int cache_key(struct session *s, char hex[65]);
+
+/* cache_early_key - the key of @s before pass 1, into @hex: what
+ * cache_key hashes but the parsed tapsets, plus the text of every tapset
+ * and macro file pass 1 would read (tapset_files), the sysroot and the
+ * identity of what pass 2 would read the kernel from (the debuginfo
+ * vmlinux's build-id, else the BTF image's size and time).  Returns 0, or
+ * -1 (no such identity, or a file could not be read: do not use it). */
+int cache_early_key(struct session *s, char hex[65]);
+
+/* cache_early_lookup - the cached module an earlier run recorded for
+ * early key @early (cache_lookup of its key: a malloc'd path), or NULL. */
+char *cache_early_lookup(const char *early);
+
+/* cache_early_record - record that early key @early stands for the
+ * module of key @hex (64 hex digits).  Errors are only reported with -v. */
+void cache_early_record(const char *early, const char *hex);
 
 /* cache_module_name - "stap_<first CACHE_NAME_HEX hex digits of @hex>",
  * malloc'd: the kernel name a cached module is built with. */

@@ -935,7 +935,7 @@ static void gen_kprobe_pres(struct session *s, struct strbuf *o)
 	for (i = 0; i < s->derived.n; i++) {
 		struct derived_probe *d = s->derived.items[i];
 		char *h;
-		if (!kprobe_pre(d))
+		if (!kprobe_pre(d) || d->kset)
 			continue;
 		h = handler_name(s, d);
 		for (j = 0; j < done.n && strcmp(done.items[j], h); j++)
@@ -972,7 +972,8 @@ static char *q_script(struct session *s)
 	return q;
 }
 
-static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
+static void gen_probe_table(struct session *s, struct strbuf *o, int dump,
+			    int nsets)
 {
 	int n = s->derived.n, i, j;
 	struct derived_probe **v = xcalloc(n + 1, sizeof(*v));
@@ -988,10 +989,23 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 			v[j - 1] = b;
 			v[j] = a;
 		}
+	char *done = xcalloc(nsets + 1, 1);
 	strbuf_add(o, "static const struct stp_probe_desc stp_probes[] = {\n");
 	for (i = 0; i < n; i++) {
 		struct derived_probe *d = v[i];
-		char *pp = c_quote(d->pp_text, strlen(d->pp_text));
+		char *pp;
+		if (d->kset && done[d->kset - 1])
+			continue;       /* a row of the set's table */
+		if (d->kset) {
+			/* the set's entry: pp() is the point as written
+			 * until a hit names its row */
+			char *w = probe_point_str(d->point);
+			pp = c_quote(w, strlen(w));
+			free(w);
+			done[d->kset - 1] = 1;
+		} else {
+			pp = c_quote(d->pp_text, strlen(d->pp_text));
+		}
 		char *l = loc_literal(&d->point->loc);
 		char *h = handler_name(s, d);
 		strbuf_printf(o, "\t{ .kind = %s, .pp = %s, .loc = %s,\n"
@@ -1017,7 +1031,11 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 			strbuf_printf(o, ", .period_ns = %s", d->period_ns);
 		if (d->kind == DP_TIMER && d->randomize_ns)
 			strbuf_printf(o, ", .randomize_ns = %s", d->randomize_ns);
-		if (d->kind == DP_KPROBE) {
+		if (d->kset)
+			strbuf_printf(o, ",\n\t  .kset = &stp_kset%d, .is_return = "
+				      "%d, .maxactive = %lld", d->kset - 1,
+				      d->is_return, (long long)d->maxactive);
+		else if (d->kind == DP_KPROBE) {
 			char *sym = c_quote(d->symbol, strlen(d->symbol));
 			strbuf_printf(o, ",\n\t  .symbol = %s, .offset = %lld, "
 				      ".is_return = %d, .maxactive = %lld",
@@ -1118,6 +1136,7 @@ static void gen_probe_table(struct session *s, struct strbuf *o, int dump)
 			      ".loc = %s,\n\t  .handler = probe_dump },\n",
 			      q_script(s));
 	strbuf_add(o, "};\n\n");
+	free(done);
 	free(v);
 }
 
@@ -1167,7 +1186,7 @@ static int local_stats_unsupported(struct session *s)
 
 int codegen(struct session *s, struct strbuf *o)
 {
-	int i, rc = 0, dump, usyms, klines;
+	int i, rc = 0, dump, usyms, klines, nsets;
 	char *q;
 	if (local_stats_unsupported(s))
 		return -1;
@@ -1235,10 +1254,20 @@ int codegen(struct session *s, struct strbuf *o)
 	}
 	if (gen_kaddr(s, o) < 0)
 		rc = -1;
+	{       /* points sharing a handler: rows of probe sets */
+		char **h = xcalloc(s->derived.n + 1, sizeof(*h));
+		for (i = 0; i < s->derived.n; i++)
+			h[i] = handler_name(s, s->derived.items[i]);
+		nsets = kset_plan(s, h);
+		gen_ksets(s, o, h);
+		for (i = 0; i < s->derived.n; i++)
+			free(h[i]);
+		free(h);
+	}
 	gen_kprobe_pres(s, o);
 	gen_upaths(o);
 	dump = gen_dump_probe(s, o);
-	gen_probe_table(s, o, dump);
+	gen_probe_table(s, o, dump, nsets);
 	usyms = gen_usyms(s, o);
 	if (usyms < 0)
 		rc = -1;
@@ -1247,12 +1276,13 @@ int codegen(struct session *s, struct strbuf *o)
 		rc = -1;
 	strbuf_printf(o, "const struct stp_module_desc stp_module = {\n"
 		      "\t.script_name = %s,\n\t.probes = stp_probes,\n"
-		      "\t.nprobes = %d,\n\t.init_globals = stp_init_globals,\n"
+		      "\t.nprobes = ARRAY_SIZE(stp_probes),\n"
+		      "\t.init_globals = stp_init_globals,\n"
 		      "\t.locks = stp_global_locks,\n\t.nlocks = %d,\n"
 		      "\t.maps = stp_maps,\n\t.nmaps = STP_NMAPS,\n"
 		      "\t.upaths = stp_upaths,\n\t.usyms = %s,\n"
 		      "\t.klines = %s,\n};\n",
-		      q, s->derived.n + dump, s->globals.n,
+		      q, s->globals.n,
 		      usyms > 0 ? "&stp_usyms" : "NULL",
 		      klines > 0 ? "&stp_klines" : "NULL");
 	free(q);

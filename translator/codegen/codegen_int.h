@@ -153,4 +153,13 @@ void gen_python3(struct session *s, struct strbuf *o);
  * (upaths.c) */
 void gen_upaths(struct strbuf *o);
 
+/* kset_plan - group the derived kprobes of @s into probe sets
+ * (kset_gen.c): kernel points agreeing on all but their address, given
+ * @handler[i], the C handler of s->derived.items[i]; sets each member's
+ * d->kset.  Returns the number of sets. */
+int kset_plan(struct session *s, char **handler);
+/* gen_ksets - the sets' tables, hit functions and struct stp_kset
+ * stp_ksetN (before the probe table).  Returns the number of sets. */
+int gen_ksets(struct session *s, struct strbuf *o, char **handler);
+
 #endif

@@ -42,6 +42,13 @@ struct ksyms {
 	struct ksym **by_name;  /* sorted by name, then address */
 	char *source;           /* the file the symbols came from */
 	int nblacklist;         /* addresses on the kprobe blacklist */
+	struct session *session;
+	char *image;            /* the debuginfo vmlinux's path (maybe
+	                         * missing: then /boot/vmlinuz is read) */
+	uint64_t *fentry;       /* ftrace's call sites, sorted; loaded by
+	                         * ksyms_ftrace_site */
+	size_t nfentry;
+	int fentry_state;       /* 0: not tried, 1: loaded, -1: unknown */
 };
 
 /* The [start, end) symbol pairs of text kprobes refuse, as the kernel's
@@ -307,82 +314,84 @@ static void refuse_at(struct ksyms *k, uint64_t addr)
 		k->syms[j].probeable = 0;
 }
 
-/* read_blacklist_elf - the kprobe blacklist out of the vmlinux image @e:
- * the unsigned longs between the link-time addresses of
- * __start_kprobe_blacklist and __stop_kprobe_blacklist, read from the
- * section containing them.  Each address's function is refused.
- * Returns the number of entries, or -1 if the range is not in @e. */
-static int read_blacklist_elf(struct ksyms *k, Elf *e)
+/* elf_u64s - the unsigned longs at link-time addresses [@start, @stop)
+ * of the vmlinux image @path, read from the section holding them: heap,
+ * *@n of them; NULL when the file or the range is not there. */
+static uint64_t *elf_u64s(const char *path, uint64_t start, uint64_t stop,
+			  size_t *n)
 {
-	struct ksym *start = find(k, "__start_kprobe_blacklist");
-	struct ksym *stop = find(k, "__stop_kprobe_blacklist");
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	uint64_t *v = NULL;
 	Elf_Scn *scn = NULL;
-	if (!start || !stop || stop->addr < start->addr)
-		return -1;
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		uint64_t off, i, n;
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
-		    start->addr < sh.sh_addr ||
-		    stop->addr > sh.sh_addr + sh.sh_size)
-			continue;
-		if (!(d = elf_rawdata(scn, NULL)) || !d->d_buf ||
-		    d->d_size < sh.sh_size)
-			return -1;
-		off = start->addr - sh.sh_addr;
-		n = (stop->addr - start->addr) / sizeof(uint64_t);
-		for (i = 0; i < n; i++) {
-			uint64_t a;
-			memcpy(&a, (char *)d->d_buf + off + 8 * i, sizeof(a));
-			refuse_at(k, a);
-		}
-		return (int)n;
-	}
-	return -1;
-}
-
-/* blacklist_from_file - read_blacklist_elf() on the ELF file @path. */
-static int blacklist_from_file(struct ksyms *k, const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), n = -1;
 	Elf *e;
 	if (fd < 0)
-		return -1;
+		return NULL;
 	elf_version(EV_CURRENT);
-	if ((e = elf_begin(fd, ELF_C_READ_MMAP, NULL)) != NULL) {
-		n = read_blacklist_elf(k, e);
-		elf_end(e);
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	while (e && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
+		    start < sh.sh_addr || stop > sh.sh_addr + sh.sh_size)
+			continue;
+		if ((d = elf_rawdata(scn, NULL)) && d->d_buf &&
+		    d->d_size >= sh.sh_size) {
+			*n = (stop - start) / sizeof(*v);
+			v = xmalloc((*n + 1) * sizeof(*v));
+			memcpy(v, (char *)d->d_buf + (start - sh.sh_addr),
+			       *n * sizeof(*v));
+		}
+		break;
 	}
+	if (e)
+		elf_end(e);
 	close(fd);
-	return n;
+	return v;
 }
 
-/* blacklist_from_vmlinuz - the blacklist's bytes out of the vmlinux in
- * /boot/vmlinuz (vmlinuz.h: unpacked once, then cached), when there is
- * no debuginfo vmlinux.  Returns the number of entries, or -1. */
-static int blacklist_from_vmlinuz(struct ksyms *k, struct session *s)
+/* image_u64s - the unsigned longs between the link-time addresses of
+ * symbols @start and @stop (a table the kernel keeps in its image: the
+ * kprobe blacklist, the ftrace call sites) from the debuginfo vmlinux
+ * @debug, else from /boot/vmlinuz (vmlinuz.h, unpacked once): heap, *@n
+ * of them; NULL when neither has them. */
+static uint64_t *image_u64s(struct ksyms *k, struct session *s,
+			    const char *debug, const char *start,
+			    const char *stop, size_t *n)
 {
-	struct ksym *start = find(k, "__start_kprobe_blacklist");
-	struct ksym *stop = find(k, "__stop_kprobe_blacklist");
-	uint64_t *addrs;
+	struct ksym *a = find(k, start), *b = find(k, stop);
+	uint64_t *v;
 	char *why = NULL;
-	size_t i, n;
-	if (!start || !stop || stop->addr <= start->addr ||
-	    stop->addr - start->addr > (1u << 20))
-		return -1;
-	n = (stop->addr - start->addr) / sizeof(*addrs);
-	addrs = xmalloc(n * sizeof(*addrs));
-	if (vmlinuz_read(s, start->addr, n * sizeof(*addrs), addrs, &why)) {
+	if (!a || !b || b->addr < a->addr || b->addr - a->addr > (16u << 20))
+		return NULL;
+	if ((v = elf_u64s(debug, a->addr, b->addr, n)))
+		return v;
+	*n = (b->addr - a->addr) / sizeof(*v);
+	v = xmalloc((*n + 1) * sizeof(*v));
+	if (vmlinuz_read(s, a->addr, *n * sizeof(*v), v, &why)) {
 		if (stp_verbose >= 1)
-			fprintf(stderr, "ksyms: no kprobe blacklist: %s\n", why);
+			fprintf(stderr, "ksyms: no %s..%s: %s\n", start, stop,
+				why);
 		free(why);
-		free(addrs);
-		return -1;
+		free(v);
+		return NULL;
 	}
+	return v;
+}
+
+/* blacklist_from_image - the kprobe blacklist of the vmlinux image:
+ * each listed address's function is refused.  Returns the number of
+ * entries, or -1. */
+static int blacklist_from_image(struct ksyms *k, struct session *s,
+				const char *debug)
+{
+	size_t i, n;
+	uint64_t *v = image_u64s(k, s, debug, "__start_kprobe_blacklist",
+				 "__stop_kprobe_blacklist", &n);
+	if (!v)
+		return -1;
 	for (i = 0; i < n; i++)
-		refuse_at(k, addrs[i]);
-	free(addrs);
+		refuse_at(k, v[i]);
+	free(v);
 	return (int)n;
 }
 
@@ -503,8 +512,11 @@ struct ksyms *ksyms_for(struct session *s)
 	mark_probeable(k);
 	if (!strcmp(k->source, "/proc/kallsyms"))
 		k->nblacklist = blacklist_from_debugfs(k);
-	else if ((k->nblacklist = blacklist_from_file(k, debug)) < 0)
-		k->nblacklist = blacklist_from_vmlinuz(k, s);
+	else
+		k->nblacklist = blacklist_from_image(k, s, debug);
+	k->session = s;
+	k->image = debug;
+	debug = NULL;
 	if (stp_verbose >= 2)
 		fprintf(stderr, "ksyms: %d symbols from %s, %d blacklisted "
 			"addresses\n", k->n, k->source, k->nblacklist);
@@ -529,6 +541,57 @@ const char *ksyms_symbol_at(struct ksyms *k, uint64_t addr, uint64_t *off)
 		return NULL;
 	*off = addr - y->addr;
 	return y->name;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int has_u64(const uint64_t *v, size_t n, uint64_t x)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo] == x;
+}
+
+int ksyms_ftrace_site(struct ksyms *k, uint64_t addr, uint64_t *site)
+{
+	if (!k->fentry_state) {
+		k->fentry_state = -1;
+		if (k->session && strcmp(k->source, "/proc/kallsyms") &&
+		    (k->fentry = image_u64s(k, k->session, k->image,
+					    "__start_mcount_loc",
+					    "__stop_mcount_loc", &k->nfentry))) {
+			qsort(k->fentry, k->nfentry, sizeof(*k->fentry),
+			      cmp_u64);
+			k->fentry_state = 1;
+		}
+		if (stp_verbose >= 2)
+			fprintf(stderr, "ksyms: %zu ftrace call sites%s\n",
+				k->nfentry, k->fentry_state < 0 ?
+				" (none found: unknown)" : "");
+	}
+	if (k->fentry_state < 0)
+		return -1;
+	/* the call is a function's first instruction, or follows its
+	 * endbr64 (x86 IBT) */
+	if (has_u64(k->fentry, k->nfentry, addr)) {
+		*site = addr;
+		return 1;
+	}
+	if (has_u64(k->fentry, k->nfentry, addr + 4)) {
+		*site = addr + 4;
+		return 1;
+	}
+	return 0;
 }
 
 int ksyms_probeable(struct ksyms *k, const char *name)

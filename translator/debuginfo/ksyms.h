@@ -35,6 +35,14 @@ const char *ksyms_symbol_at(struct ksyms *k, uint64_t addr, uint64_t *off);
  * symbol, not blacklisted, not in a refused section), else 0. */
 int ksyms_probeable(struct ksyms *k, const char *name);
 
+/* ksyms_ftrace_site - where ftrace calls out in the function starting at
+ * link-time address @addr (its __fentry__ call: @addr, or @addr + 4 after
+ * an endbr64), from the image's __mcount_loc table, into *@site.
+ * Returns 1, 0 when the function has no such call (notrace, inline
+ * copies, assembly), or -1 when the table is unknown (no vmlinux image,
+ * or the symbols came from /proc/kallsyms). */
+int ksyms_ftrace_site(struct ksyms *k, uint64_t addr, uint64_t *site);
+
 /* ksyms_exported - 1 if @name is EXPORT_SYMBOL'd (__ksymtab_NAME). */
 int ksyms_exported(struct ksyms *k, const char *name);
 

@@ -36,11 +36,10 @@ static int wanted_subdir(const char *name, int depth)
 	return depth <= 1 && !strcmp(name, cfg.arch);
 }
 
-/* load_dir - parse the tapsets under @dir (and its wanted
- * subdirectories), in name order: the files named *@ext (".stp" scripts
- * or ".stpm" macro files, whose macros are kept for every later file). */
-static void load_dir(struct session *s, const char *dir, int depth,
-		     const char *ext)
+/* walk_dir - call @fn for each file named *@ext under @dir (and its
+ * wanted subdirectories), in name order */
+static void walk_dir(const char *dir, int depth, const char *ext,
+		     void (*fn)(void *arg, char *path), void *arg)
 {
 	size_t el = strlen(ext);
 	DIR *d = opendir(dir);
@@ -61,33 +60,74 @@ static void load_dir(struct session *s, const char *dir, int depth,
 		struct stat st;
 		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 			if (wanted_subdir(names.items[i], depth))
-				load_dir(s, path, depth + 1, ext);
+				walk_dir(path, depth + 1, ext, fn, arg);
+			free(path);
 		} else if (n > el && !strcmp(path + n - el, ext)) {
-			char *text = read_file(path, NULL);
-			int errs = diag_error_count(), quiet = diag_quiet;
-			struct stapfile *f;
-			diag_quiet = quiet || stp_verbose < 2;
-			f = text ? parse_script(path, text, 1) : NULL;
-			diag_quiet = quiet;
-			if (f && ext[4]) {
-				preproc_keep_macros();
-			} else if (f) {
-				vec_push(&s->library, f);  /* keeps path */
-			} else if (text) {
-				vec_push(&s->broken_tapsets, path);
-				vec_push(&s->broken_tapsets, text);
-				if (stp_verbose)
-					fprintf(stderr, "stap: tapset %s left out: "
-						"it does not parse\n", path);
-			}
-			diag_rewind(errs);
-			if (text)
-				path = NULL;
+			fn(arg, path);          /* takes path */
+		} else {
+			free(path);
 		}
-		free(path);
 		free(names.items[i]);
 	}
 	free(names.items);
+}
+
+struct load_arg {
+	struct session *s;
+	int macros;                  /* *.stpm: keep their macros */
+};
+
+/* load_file - parse the tapset file @path (a walk_dir callback) */
+static void load_file(void *arg, char *path)
+{
+	struct load_arg *a = arg;
+	char *text = read_file(path, NULL);
+	int errs = diag_error_count(), quiet = diag_quiet;
+	struct stapfile *f;
+	diag_quiet = quiet || stp_verbose < 2;
+	f = text ? parse_script(path, text, 1) : NULL;
+	diag_quiet = quiet;
+	if (f && a->macros) {
+		preproc_keep_macros();
+	} else if (f) {
+		vec_push(&a->s->library, f);  /* keeps path */
+	} else if (text) {
+		vec_push(&a->s->broken_tapsets, path);
+		vec_push(&a->s->broken_tapsets, text);
+		if (stp_verbose)
+			fprintf(stderr, "stap: tapset %s left out: it does not "
+				"parse\n", path);
+	}
+	diag_rewind(errs);
+	if (!text)
+		free(path);
+}
+
+/* load_dir - parse the tapsets under @dir (and its wanted
+ * subdirectories), in name order: the files named *@ext (".stp" scripts
+ * or ".stpm" macro files, whose macros are kept for every later file). */
+static void load_dir(struct session *s, const char *dir, int depth,
+		     const char *ext)
+{
+	struct load_arg a = { s, ext[4] != 0 };
+	walk_dir(dir, depth, ext, load_file, &a);
+}
+
+static void push_path(void *arg, char *path)
+{
+	vec_push(arg, path);
+}
+
+void tapset_files(struct session *s, struct vec *paths)
+{
+	static const char *const exts[] = { ".stpm", ".stp" };
+	int e, i;
+	for (e = 0; e < 2; e++) {
+		walk_dir(s->tapset_dir, 0, exts[e], push_path, paths);
+		for (i = 0; i < s->include_dirs.n; i++)
+			walk_dir(s->include_dirs.items[i], 0, exts[e],
+				 push_path, paths);
+	}
 }
 
 int load_tapsets(struct session *s)

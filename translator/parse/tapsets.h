@@ -19,6 +19,11 @@ int load_tapsets(struct session *s);
  * does not parse is left out (its errors shown with -vv). */
 void load_tapset_macros(struct session *s);
 
+/* tapset_files - the paths (heap) of every file load_tapset_macros and
+ * load_tapsets would read, in their order, onto @paths: for the module
+ * cache's key before pass 1 (build/cache.c). */
+void tapset_files(struct session *s, struct vec *paths);
+
 /* tapset_explain_missing - after an error for the missing function or
  * probe alias @name (@what is "function" or "probe"), look for it in the
  * tapset files left out because they do not parse; for each that seems

@@ -93,6 +93,24 @@ static char *canonical_pp(const struct dbg_function *fn, int statement,
 	return b.s;
 }
 
+/* ftrace_can_run - whether kernel function @fn has an __fentry__ call
+ * (or the kernel's table of them is unknown).  A wildcard leaves out the
+ * functions the kernel built notrace -- out-of-line copies of inline
+ * functions, tracepoint glue, assembly -- as bpftrace's kprobe wildcards
+ * do: ftrace cannot run them, and kprobes on the hot ones among them
+ * (memset, set_pte, bsearch...) trap on nearly every call the kernel
+ * makes, registering the rest included.  A function named alone is
+ * probed wherever it is. */
+static int ftrace_can_run(struct session *s, const struct dbg_function *fn)
+{
+	struct ksyms *k;
+	uint64_t a, site;
+	if (fn->module || !fn->symbol || !(k = ksyms_for(s)) ||
+	    ksyms_addr(k, fn->symbol, &a) < 0)
+		return 1;
+	return ksyms_ftrace_site(k, a + fn->offset, &site) != 0;
+}
+
 static struct derived_probe *new_kprobe(struct session *s, struct probe *p,
 					struct probe_point *pp)
 {
@@ -161,7 +179,7 @@ static int match_kernel(struct session *s, struct probe *p, struct probe_point *
 	struct dbg_provider *prov;
 	struct vec found = {0};
 	const char *spec, *what;
-	int i = 1, is_return = 0, statement, n, k;
+	int i = 1, is_return = 0, statement, n, k, wild;
 	int64_t maxactive = 0;
 	const char *suffix = NULL;
 
@@ -274,23 +292,44 @@ nomodule:
 			   q.module ? q.module : "");
 		return -1;
 	}
+	/* a name pattern with wildcards (not a name several static
+	 * functions share) */
+	wild = strpbrk(q.func, "*?[") != NULL;
+	n = 0;
 	for (k = 0; k < found.n; k++) {
 		struct dbg_function *fn = found.items[k];
 		struct derived_probe *d;
 		if (is_return && fn->inlined)
 			continue;
+		if (wild && !statement && !fn->inlined &&
+		    !ftrace_can_run(s, fn)) {
+			n++;    /* see ftrace_can_run */
+			continue;
+		}
 		d = new_kprobe(s, p, pp);
 		d->fn = fn;
 		d->symbol = fn->module ? xasprintf("%s:%s", fn->module,
 						   fn->symbol)
 				       : xstrdup(fn->symbol);
 		d->offset = fn->offset;
+		d->func_entry = !statement && !fn->inlined;
 		d->is_return = is_return;
 		d->maxactive = maxactive;
 		d->wildcard = found.n > 1;
 		d->pp_text = canonical_pp(fn, statement, is_return,
 					  (q.flags & DBG_Q_EXPORTED) ?
 					  ".exported" : suffix);
+	}
+	if (n && stp_verbose)
+		fprintf(stderr, "stap: %s: %d functions left out: the kernel "
+			"built them without an ftrace call (notrace)\n",
+			probe_point_str(pp), n);
+	if (n && n == found.n && !pp->optional) {
+		diag_error(&pp->loc, "%s matches only functions the kernel "
+			   "built notrace (name one to probe it)",
+			   probe_point_str(pp));
+		free(found.items);
+		return -1;
 	}
 	free(found.items);
 	return 0;

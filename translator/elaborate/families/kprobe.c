@@ -58,6 +58,7 @@ static int match_kprobe(struct session *s, struct probe *p,
 	d = new_derived(s, DP_KPROBE, p, pp);
 	d->symbol = mod ? xasprintf("%s:%s", mod, sym) : xstrdup(sym);
 	d->is_return = is_return;
+	d->func_entry = 1;
 	d->maxactive = maxactive;
 	return 0;
 }
