@@ -1411,6 +1411,29 @@ static void check_array_options(struct session *s)
 	}
 }
 
+/* explain_empty_points - after "the script has no probes": name each
+ * point the script wrote (not optional) that resolved, without an
+ * error, to nothing: an alias whose points are all optional and absent
+ * from the target kernel (syscall.lookup_dcookie on a kernel without
+ * that system call). */
+static void explain_empty_points(struct session *s)
+{
+	for (int i = 0; i < s->user->probes.n; i++) {
+		struct probe *p = s->user->probes.items[i];
+		for (int j = 0; j < p->points.n; j++) {
+			struct probe_point *pp = p->points.items[j];
+			char *t;
+			if (pp->optional)
+				continue;
+			t = probe_point_str(pp);
+			diag_note(&pp->loc, "%s resolves to no probe on kernel "
+				  "%s: the points it stands for are optional, "
+				  "and the kernel has none of them", t,
+				  s->kernel_release);
+			free(t);
+		}
+	}
+}
 /* deleted_written - a 'delete NAME' writes NAME: once every use has fixed
  * the shapes, mark the deleted variables written. */
 static void deleted_written(struct session *s)
@@ -1487,8 +1510,10 @@ int elaborate(struct session *s)
 	perf_reads_resolve(s);
 	privilege_check(s);
 
-	if (s->derived.n == 0 && diag_error_count() == errors0)
+	if (s->derived.n == 0 && diag_error_count() == errors0) {
 		diag_error(NULL, "the script has no probes");
+		explain_empty_points(s);
+	}
 	if (diag_error_count() != errors0) {
 		/* type conflicts are independent errors: report them too */
 		infer_all(s, 1);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""gen-syscalls.py - generate the syscall tapsets from the lab kernel's facts.
+"""gen-syscalls.py - generate the syscall tapsets from the lab kernels' facts.
 
 Writes, into the tapset/linux directory:
   syscalls.stp     syscall.NAME and syscall.NAME.return for every x86-64
@@ -24,11 +24,19 @@ Facts used:
     names and C types), with OVERRIDES below for calls it lacks or
     declares without argument names.
 
+The tapsets cover every kernel given (default: every line of the lab,
+STAP_LAB_DIR/kver and STAP_LAB_DIR/lines/*): each system call of any of
+them, once, its kprobe optional, so that on each kernel exactly its own
+calls are probed; a call whose number or argument variables differ
+between the kernels stops the generator.
+
 Usage (from the top of the source tree):
-  tapset/linux/gen/gen-syscalls.py [--kver KVER] [--sysroot DIR]
-      [--headers DIR] [--common-headers DIR] [--out tapset/linux]
-Defaults are the lab kernel's (6.1.0-56-cloud-amd64).  Rerun it after a
-kernel change and commit the generated files.
+  tapset/linux/gen/gen-syscalls.py [--kver KVER]... [--lab DIR]
+      [--out tapset/linux]
+Each KVER's headers are /usr/src/linux-headers-KVER and its -common
+sibling; its symbols are under the sysroot LAB/KVER.
+Rerun it when a line is added or moves to a new release, and commit the
+generated files: testsuite/cmd/tapset-syscalls-regen.sh fails until then.
 """
 import argparse
 import os
@@ -147,7 +155,7 @@ def parse_prototypes(path):
 def syscall_table(path):
     out = []
     for line in open(path):
-        m = re.match(r'__SYSCALL\((\d+),\s*sys_(\w+)\)', line)
+        m = re.match(r'__SYSCALL(?:_NORETURN)?\((\d+),\s*sys_(\w+)\)', line)
         if m and m.group(2) != 'ni_syscall':
             out.append((int(m.group(1)), m.group(2)))
     return out
@@ -273,8 +281,10 @@ SC_DOC = '''
  * Context: the task making the system call; the memory its arguments
  * point to is that task's user memory (user_string() and friends read it).
  *
- * Description: One alias per x86-64 system call of the kernel this file
- * was generated from, a kprobe on its wrapper __x64_sys_NAME.  The
+ * Description: One alias per x86-64 system call of the kernels this file
+ * was generated from, an optional kprobe on its wrapper __x64_sys_NAME:
+ * a call the target kernel lacks resolves to no probe (syscall.* leaves
+ * it out; naming it alone probes nothing).  The
  * variables are the call's arguments under their kernel names, as
  * integers; an argument that points to user memory is NAME_uaddr, and the
  * string read from it (a file name, quoted) NAME; the page lists the
@@ -320,29 +330,69 @@ ND_DOC = '''
 '''
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--kver', default='6.1.0-56-cloud-amd64')
-    ap.add_argument('--sysroot', default=None)
-    ap.add_argument('--headers', default=None,
-                    help='the kernel flavour headers (arch/x86/include/generated)')
-    ap.add_argument('--common-headers', default=None,
-                    help='the common headers (include/linux/syscalls.h)')
-    ap.add_argument('--out', default=os.path.join(os.path.dirname(__file__), '..'))
-    a = ap.parse_args()
-    kver = a.kver
-    sysroot = a.sysroot or '/var/cache/stap-lab/' + kver
-    headers = a.headers or '/usr/src/linux-headers-' + kver
-    common = a.common_headers or re.sub(r'-[a-z0-9]+-amd64$', '-common', headers)
+def lab_kernels(lab):
+    """The kernels of the lab's lines: LAB/kver (the default line) and
+    LAB/lines/* (one KVER per file), oldest first."""
+    kvers = set()
+    for f in [os.path.join(lab, 'kver')] + [os.path.join(lab, 'lines', n) for n in
+                                            sorted(os.listdir(os.path.join(lab, 'lines')))]:
+        kvers.add(open(f).read().strip())
+    key = lambda k: [int(x) if x.isdigit() else x for x in re.split(r'[.+-]', k)]
+    return sorted(kvers, key=key)
 
+
+def kernel_facts(kver, lab):
+    """(system call table, prototypes, symbols, common headers) of one kernel"""
+    headers = '/usr/src/linux-headers-' + kver
+    common = re.sub(r'-[a-z0-9]+-amd64$', '-common', headers)
     protos = parse_prototypes(os.path.join(common, 'include/linux/syscalls.h'))
     table = syscall_table(os.path.join(headers, 'arch/x86/include/generated/asm/syscalls_64.h'))
-    syms = kernel_symbols(sysroot, kver)
+    return table, protos, kernel_symbols(os.path.join(lab, kver), kver), common
+
+
+def union_calls(kvers, lab):
+    """{call: {nr, args, kvers}} over the kernels: each call once, with
+    its number and arguments, which must agree wherever it exists."""
+    calls = {}
+    for kver in kvers:
+        table, protos, syms, _ = kernel_facts(kver, lab)
+        for nr, call in table:
+            if '__x64_sys_' + call not in syms:
+                sys.stderr.write('gen-syscalls: no __x64_sys_%s in %s, skipped\n'
+                                 % (call, kver))
+                continue
+            args = OVERRIDES.get(call, protos.get(call))
+            if args is None:
+                sys.exit('gen-syscalls: no usable prototype of sys_%s in %s; add it '
+                         'to OVERRIDES' % (call, kver))
+            pname = PROBE_NAMES.get(call, call)
+            c = calls.get(call)
+            if c is None:
+                calls[call] = {'nr': nr, 'args': args, 'kvers': [kver]}
+                continue
+            if c['nr'] != nr or gen_entry(call, pname, args) != gen_entry(call, pname, c['args']):
+                sys.exit('gen-syscalls: %s differs between %s and %s (number or '
+                         'argument variables); the tapset cannot serve both'
+                         % (call, c['kvers'][0], kver))
+            c['kvers'].append(kver)
+    return calls
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--kver', action='append',
+                    help='a kernel to cover (repeat it; default: every lab line)')
+    ap.add_argument('--lab', default=os.environ.get('STAP_LAB_DIR', '/var/cache/stap-lab'))
+    ap.add_argument('--out', default=os.path.join(os.path.dirname(__file__), '..'))
+    a = ap.parse_args()
+    kvers = a.kver or lab_kernels(a.lab)
+    calls = union_calls(kvers, a.lab)
 
     hdr = ('// Generated by tapset/linux/gen/gen-syscalls.py from the facts of '
-           'kernel %s:\n// its x86-64 system call table, its __x64_sys_* symbols '
-           'and include/linux/syscalls.h.\n// Do not edit; regenerate with '
-           'tapset/linux/gen/gen-syscalls.py --kver KVER.\n' % kver)
+           'kernels\n// %s:\n// their x86-64 system call tables, __x64_sys_* '
+           'symbols and include/linux/syscalls.h.\n// Do not edit; regenerate with '
+           'tapset/linux/gen/gen-syscalls.py (cmd/tapset-syscalls-regen checks).\n'
+           % ', '.join(kvers))
     sc = [hdr, '// %s: probe on entry to (and return from) the system call, via '
           'its x86-64\n// wrapper __x64_sys_NAME.  Entry probes set name, the '
           'arguments and argstr;\n// return probes name, retval and retstr.\n'
@@ -350,37 +400,35 @@ def main():
     nd = [hdr, '// nd_syscall.NAME: the syscall.NAME probes under the name of '
           'SystemTap\'s\n// variants without debuginfo (both need none '
           'here).\n', ND_DOC]
-    count = 0
-    for nr, call in table:
-        sym = '__x64_sys_' + call
-        if sym not in syms:
-            sys.stderr.write('gen-syscalls: no %s in the kernel, skipped\n' % sym)
-            continue
-        args = OVERRIDES.get(call, protos.get(call))
-        if args is None:
-            sys.exit('gen-syscalls: no usable prototype of sys_%s; add it to OVERRIDES' % call)
+    for call, c in sorted(calls.items(), key=lambda kv: kv[1]['nr']):
+        sym, args = '__x64_sys_' + call, c['args']
         pname = PROBE_NAMES.get(call, call)
         proto = ', '.join('%s %s' % t for t in args) or 'void'
-        sc.append('\n# %d %s(%s)\nprobe syscall.%s = kprobe.function("%s")\n{\n%s\n}\n'
-                  'probe syscall.%s.return = kprobe.function("%s").return\n{\n'
+        only = ('' if len(c['kvers']) == len(kvers)
+                else '\n# (a system call of %s only)' % ', '.join(c['kvers']))
+        sc.append('\n# %d %s(%s)%s\nprobe syscall.%s = kprobe.function("%s") ?\n{\n%s\n}\n'
+                  'probe syscall.%s.return = kprobe.function("%s").return ?\n{\n'
                   '\tname = "%s"\n\tretval = returnval()\n\tretstr = return_str(%d, retval)\n}\n'
-                  % (nr, call, proto, pname, sym, '\n'.join(gen_entry(call, pname, args)),
+                  % (c['nr'], call, proto, only, pname, sym,
+                     '\n'.join(gen_entry(call, pname, args)),
                      pname, sym, pname, 2 if call in HEX_RETURNS else 1))
         nd.append('probe nd_syscall.%s = syscall.%s { }\n'
                   'probe nd_syscall.%s.return = syscall.%s.return { }\n'
                   % (pname, pname, pname, pname))
-        count += 1
     open(os.path.join(a.out, 'syscalls.stp'), 'w').write(''.join(sc))
     open(os.path.join(a.out, 'nd_syscalls.stp'), 'w').write(''.join(nd))
-    gen_errno(common, hdr, os.path.join(a.out, 'errno.stp'))
-    gen_names(table, hdr, os.path.join(a.out, 'syscall_num.stp'))
-    print('gen-syscalls: %d system calls' % count)
+    commons = [kernel_facts(k, a.lab)[3] for k in kvers]
+    gen_errno(commons, hdr, os.path.join(a.out, 'errno.stp'))
+    gen_names([(c['nr'], call) for call, c in calls.items()], hdr,
+              os.path.join(a.out, 'syscall_num.stp'))
+    print('gen-syscalls: %d system calls over %s' % (len(calls), ', '.join(kvers)))
 
 
-def gen_errno(common, hdr, out):
+def gen_errno(commons, hdr, out):
     names = {}
-    for f in ('include/uapi/asm-generic/errno-base.h', 'include/uapi/asm-generic/errno.h',
-              'include/linux/errno.h'):
+    files = ('include/uapi/asm-generic/errno-base.h', 'include/uapi/asm-generic/errno.h',
+             'include/linux/errno.h')
+    for common, f in ((c, f) for c in commons for f in files):
         for m in re.finditer(r'#define\s+(E\w+)\s+(\d+)', open(os.path.join(common, f)).read()):
             names.setdefault(int(m.group(2)), m.group(1))
     top = max(names)
@@ -391,6 +439,8 @@ def gen_errno(common, hdr, out):
  * sfunction errno_str - the name of error number ERR ("ENOENT" for 2;
  * the sign is ignored), "E" and the number when it has none
  * @err: the error number
+ *
+ * Context: any probe; it depends on its arguments only.
  */
 function errno_str:string (err:long) %%{ /* pure */ /* unprivileged */
 	static const char *const names[%d] = {
@@ -408,6 +458,8 @@ function errno_str:string (err:long) %%{ /* pure */ /* unprivileged */
  * 3 octal (037), else decimal
  * @format: 1 decimal, 2 hex, 3 octal
  * @ret: the value
+ *
+ * Context: any probe; it depends on its arguments only.
  */
 function return_str:string (format:long, ret:long) {
 	if (ret < 0 && ret >= -4095)
@@ -424,7 +476,7 @@ function return_str:string (format:long, ret:long) {
 def gen_names(table, hdr, out):
     top = max(nr for nr, _ in table)
     rows = ''.join('\t[%d] = "%s",\n' % (nr, PROBE_NAMES.get(call, call))
-                   for nr, call in table)
+                   for nr, call in sorted(table))
     open(out, 'w').write(hdr + '''// syscall_num tapset: x86-64 system call numbers and names.
 
 %%{
@@ -438,6 +490,8 @@ static const char *const stp_syscall_names[%d] = {
  * ("getppid" for 110), as syscall.NAME's name variable has it;
  * "syscall_NR" for a number the table does not have
  * @nr: the system call number
+ *
+ * Context: any probe; it depends on its arguments only.
  */
 function syscall_name:string (nr:long) %%{ /* pure */ /* unprivileged */
 	s64 n = STAP_ARG_nr;
@@ -451,6 +505,8 @@ function syscall_name:string (nr:long) %%{ /* pure */ /* unprivileged */
  * sfunction syscall_num - the number of the native system call named
  * NAME, -1 if the table has none of that name
  * @name: the name, as syscall_name() gives it
+ *
+ * Context: any probe; it depends on its arguments only.
  */
 function syscall_num:long (name:string) %%{ /* pure */ /* unprivileged */
 	int i;

@@ -2,16 +2,57 @@
  * [.call|.return[.maxactive(N)]]: a kprobe on a symbol, no debuginfo;
  * kprobe.statement(ADDR).absolute (guru mode): as kernel.statement's. */
 #include "family.h"
+#include "debuginfo/ksyms.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* check_symbol - whether the target kernel (or its module @mod) has
+ * symbol @sym, asked of that kernel's symbol table (debuginfo vmlinux,
+ * System.map, or /proc/kallsyms: see ksyms.h), so that a symbol the
+ * kernel lacks is an error in pass 2 (or drops an optional point,
+ * `kprobe.function("S") ?`), not a registration failure at load time.
+ * A symbol kprobes refuse is left to the runtime, which names it (or
+ * warns, for a wildcard's).  A module whose symbol table cannot be read
+ * (compressed .ko.xz) is not checked.  Returns 0, or -1 after a
+ * diagnostic at @c (the function component). */
+static int check_symbol(struct session *s, struct pp_component *c,
+			const char *mod, const char *sym)
+{
+	struct ksyms *k;
+	uint64_t addr;
+	char *why = NULL;
+	if (mod) {
+		if (!(k = ksyms_module(s, mod, &why))) {
+			free(why);
+			return 0;
+		}
+	} else {
+		int errs = diag_error_count();
+		if (!(k = ksyms_for(s))) {
+			if (diag_error_count() == errs)
+				diag_error(&c->arg->loc, "no symbol table for "
+					   "kernel %s to find %s in",
+					   s->kernel_release, sym);
+			return -1;
+		}
+	}
+	if (ksyms_addr(k, sym, &addr) < 0) {
+		diag_error(&c->arg->loc, "%s%s%s %s has no symbol %s",
+			   mod ? "module " : "", mod ? mod : "",
+			   mod ? " of kernel" : "kernel", s->kernel_release, sym);
+		return -1;
+	}
+	return 0;
+}
 
 /* kprobe.function("SYM")[.return][.maxactive(N)]
  * kprobe.module("MOD").function("SYM")[.return][.maxactive(N)] */
 static int match_kprobe(struct session *s, struct probe *p,
 			struct probe_point *pp)
 {
-	struct pp_component *c = pp_comp(pp, 1);
+	struct pp_component *c = pp_comp(pp, 1), *c_sym;
 	const char *mod = NULL, *sym;
 	struct derived_probe *d;
 	int i = 1, is_return = 0;
@@ -35,6 +76,7 @@ static int match_kprobe(struct session *s, struct probe *p,
 	}
 	if (str_arg(c, pp, &sym) < 0)
 		return -1;
+	c_sym = c;
 	if (strpbrk(sym, "*?[")) {
 		diag_error(&c->arg->loc, "kprobe.function does not take "
 			   "wildcards; name one symbol");
@@ -55,6 +97,8 @@ static int match_kprobe(struct session *s, struct probe *p,
 			return -1;
 		}
 	}
+	if (check_symbol(s, c_sym, mod, sym) < 0)
+		return -1;
 	d = new_derived(s, DP_KPROBE, p, pp);
 	d->symbol = mod ? xasprintf("%s:%s", mod, sym) : xstrdup(sym);
 	d->is_return = is_return;
