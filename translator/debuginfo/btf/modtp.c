@@ -7,9 +7,12 @@
  * anywhere as a string of its own: the trace event event_NAME (a struct
  * trace_event_call) points to its class event_class_CLASS, whose first
  * member .system points to the TRACE_SYSTEM string; in a .ko those
- * pointers are relocations, followed here.
+ * pointers are relocations, followed here.  Compressed modules (.ko.xz)
+ * are read through their unstripped copies under /usr/lib/debug when the
+ * debuginfo is installed, else unpacked (kmodfile.h).
  */
 #include "btf_int.h"
+#include "debuginfo/kmodfile.h"
 
 #include <fcntl.h>
 #include <gelf.h>
@@ -69,7 +72,7 @@ static void add_module(const char *path)
 	size_t i;
 	if (fd < 0)
 		return;
-	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	e = kmod_elf_begin(fd);
 	if (e && (scn = section_named(e, "__tracepoints_strings")) &&
 	    (d = elf_getdata(scn, NULL)) && d->d_buf) {
 		const char *b = d->d_buf;
@@ -93,16 +96,15 @@ static void add_module(const char *path)
 
 struct vec *tp_module_points(struct session *s)
 {
-	char *dir, *order, *text, *line, *next;
+	char *order, *text, *line, *next;
 	if (points_session == s)
 		return &points;
 	points_session = s;
 	points.n = 0;
 	util_on_reset(forget_points);
 	elf_version(EV_CURRENT);
-	dir = xasprintf("%s/lib/modules/%s", s->sysroot ? s->sysroot : "",
-			s->kernel_release);
-	order = xasprintf("%s/modules.order", dir);
+	order = xasprintf("%s/lib/modules/%s/modules.order",
+			  s->sysroot ? s->sysroot : "", s->kernel_release);
 	text = read_file(order, NULL);
 	for (line = text; line && *line; line = next) {
 		if ((next = strchr(line, '\n')))
@@ -110,14 +112,14 @@ struct vec *tp_module_points(struct session *s)
 		else
 			next = line + strlen(line);
 		if (*line) {
-			char *path = xasprintf("%s/%s", dir, line);
-			add_module(path);
+			char *path = kmod_file(s, line);
+			if (path)
+				add_module(path);
 			free(path);
 		}
 	}
 	free(text);
 	free(order);
-	free(dir);
 	return &points;
 }
 
@@ -208,7 +210,7 @@ static char *lookup_sys(struct btf_prov *kp, struct tp_modpoint *t)
 	uint64_t off, soff;
 	Elf_Data *d;
 	if (fd >= 0 && cls_off >= 0 && sys_off >= 0)
-		r.e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		r.e = kmod_elf_begin(fd);
 	while (r.e && (scn = elf_nextscn(r.e, scn)))
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB) {
 			r.syms = elf_getdata(scn, NULL);
