@@ -12,6 +12,7 @@
  * recognised and skipped.
  */
 #include "ksyms.h"
+#include "debuginfo/kmodfile.h"
 #include "debuginfo/btf/vmlinuz.h"
 #include "debuginfo/debuginfod.h"
 #include "util.h"
@@ -115,8 +116,7 @@ static int load_elf_symtab(struct ksyms *k, const char *path)
 	size_t ninit = 0;
 	if (fd < 0)
 		return -1;
-	elf_version(EV_CURRENT);
-	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	e = kmod_elf_begin(fd);
 	if (e && gelf_getehdr(e, &eh)) {
 		init = init_sections(e);
 		elf_getshdrnum(e, &ninit);
@@ -670,7 +670,7 @@ char *ksyms_module_file(struct session *s, const char *name)
 			*dot = 0;
 			normalise(base);
 			if (!strcmp(base, want))
-				ret = xasprintf("%s/%s", dir, line);
+				ret = kmod_file(s, line);
 		}
 		free(base);
 	}
@@ -707,8 +707,7 @@ struct ksyms *ksyms_module(struct session *s, const char *name, char **why)
 	}
 	k = xcalloc(1, sizeof(*k));
 	if (load_elf_symtab(k, path) < 0) {
-		*why = xasprintf("%s: no symbol table (compressed modules are "
-				 "not read)", path);
+		*why = xasprintf("%s: no symbol table", path);
 		free(path);
 		free(key);
 		free(k);

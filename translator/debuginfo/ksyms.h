@@ -54,8 +54,9 @@ void ksyms_each_function(struct ksyms *k, const char *pattern,
 			 void *arg);
 
 /* ksyms_module_file - the path of module @name's .ko (found through
- * SYSROOT/lib/modules/KVER/modules.order; '-' and '_' are the same),
- * heap, or NULL. */
+ * SYSROOT/lib/modules/KVER/modules.order; '-' and '_' are the same;
+ * kmod_file() picks the readable form, compressed or not), heap, or
+ * NULL.  Open it with kmod_elf_begin(). */
 char *ksyms_module_file(struct session *s, const char *name);
 
 /* ksyms_module - the symbol table of module @name's .ko, loaded once per

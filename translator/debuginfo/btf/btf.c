@@ -12,9 +12,12 @@
 #include "btf_int.h"
 #include "vmlinuz.h"
 #include "debuginfo/ksyms.h"
+#include "debuginfo/kmodfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
+#include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -271,6 +274,56 @@ static int cmp_fn_name(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+/* raw_split - @len bytes of raw BTF at @data, split over @base, through
+ * a temporary file (libbpf 1.1 parses raw split BTF from files only) */
+static struct btf *raw_split(const void *data, size_t len, struct btf *base)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *name = xasprintf("%s/stap-btf-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	struct btf *btf = NULL;
+	int fd = mkstemp(name);
+	if (fd >= 0) {
+		if (write(fd, data, len) == (ssize_t)len)
+			btf = btf__parse_raw_split(name, base);
+		close(fd);
+		unlink(name);
+	}
+	free(name);
+	return btf;
+}
+
+/* module_btf - the .BTF of the module file at @path, split over the
+ * kernel's @base: libbpf reads a plain .ko itself; a compressed one is
+ * unpacked in memory and its .BTF section handed over.  NULL if none. */
+static struct btf *module_btf(const char *path, struct btf *base)
+{
+	struct btf *btf = btf__parse_elf_split(path, base);
+	int fd;
+	Elf *e;
+	Elf_Scn *scn = NULL;
+	size_t shstr;
+	if (btf || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return btf;
+	e = kmod_elf_begin(fd);
+	while (e && !elf_getshdrstrndx(e, &shstr) &&
+	       (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		const char *n;
+		if (gelf_getshdr(scn, &sh) &&
+		    (n = elf_strptr(e, shstr, sh.sh_name)) &&
+		    !strcmp(n, ".BTF")) {
+			if ((d = elf_getdata(scn, NULL)) && d->d_buf)
+				btf = raw_split(d->d_buf, d->d_size, base);
+			break;
+		}
+	}
+	if (e)
+		elf_end(e);
+	close(fd);
+	return btf;
+}
+
 /* btf_module_prov - see btf_int.h */
 struct btf_prov *btf_module_prov(struct btf_prov *kp, const char *name,
 				    char **why)
@@ -289,7 +342,7 @@ struct btf_prov *btf_module_prov(struct btf_prov *kp, const char *name,
 				 kp->s->kernel_release);
 		return NULL;
 	}
-	if (!(btf = btf__parse_elf_split(path, kp->btf))) {
+	if (!(btf = module_btf(path, kp->btf))) {
 		*why = xasprintf("%s has no .BTF", path);
 		free(path);
 		return NULL;

@@ -7,9 +7,12 @@
  * anywhere as a string of its own: the trace event event_NAME (a struct
  * trace_event_call) points to its class event_class_CLASS, whose first
  * member .system points to the TRACE_SYSTEM string; in a .ko those
- * pointers are relocations, followed here.
+ * pointers are relocations, followed here.  Compressed modules (.ko.xz)
+ * are read through their unstripped copies under /usr/lib/debug when the
+ * debuginfo is installed, else unpacked (kmodfile.h).
  */
 #include "btf_int.h"
+#include "debuginfo/kmodfile.h"
 
 #include <fcntl.h>
 #include <gelf.h>
@@ -21,11 +24,44 @@
 static struct vec points;               /* struct tp_modpoint * */
 static struct session *points_session;
 
+/* The .ko last read by lookup_sys: the tracepoints of one module come
+ * one after the other, and a compressed one is unpacked once for all. */
+static struct {
+	char *path;
+	int fd;
+	Elf *e;
+} last;
+
+/* close_last - forget the .ko lookup_sys read last */
+static void close_last(void)
+{
+	if (last.e)
+		elf_end(last.e);
+	if (last.path && last.fd >= 0)
+		close(last.fd);
+	free(last.path);
+	memset(&last, 0, sizeof(last));
+}
+
+/* open_last - the libelf handle of the module file @path (NULL if it
+ * cannot be read), kept until the next path or the session's end */
+static Elf *open_last(const char *path)
+{
+	if (last.path && !strcmp(last.path, path))
+		return last.e;
+	close_last();
+	last.path = xstrdup(path);
+	if ((last.fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0)
+		last.e = kmod_elf_begin(last.fd);
+	return last.e;
+}
+
 /* forget_points - util_on_reset */
 static void forget_points(void)
 {
 	memset(&points, 0, sizeof(points));
 	points_session = NULL;
+	close_last();
 }
 
 /* section_named - the section of @e called @name, or NULL */
@@ -69,7 +105,7 @@ static void add_module(const char *path)
 	size_t i;
 	if (fd < 0)
 		return;
-	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	e = kmod_elf_begin(fd);
 	if (e && (scn = section_named(e, "__tracepoints_strings")) &&
 	    (d = elf_getdata(scn, NULL)) && d->d_buf) {
 		const char *b = d->d_buf;
@@ -93,16 +129,15 @@ static void add_module(const char *path)
 
 struct vec *tp_module_points(struct session *s)
 {
-	char *dir, *order, *text, *line, *next;
+	char *order, *text, *line, *next;
 	if (points_session == s)
 		return &points;
 	points_session = s;
 	points.n = 0;
 	util_on_reset(forget_points);
 	elf_version(EV_CURRENT);
-	dir = xasprintf("%s/lib/modules/%s", s->sysroot ? s->sysroot : "",
-			s->kernel_release);
-	order = xasprintf("%s/modules.order", dir);
+	order = xasprintf("%s/lib/modules/%s/modules.order",
+			  s->sysroot ? s->sysroot : "", s->kernel_release);
 	text = read_file(order, NULL);
 	for (line = text; line && *line; line = next) {
 		if ((next = strchr(line, '\n')))
@@ -110,14 +145,14 @@ struct vec *tp_module_points(struct session *s)
 		else
 			next = line + strlen(line);
 		if (*line) {
-			char *path = xasprintf("%s/%s", dir, line);
-			add_module(path);
+			char *path = kmod_file(s, line);
+			if (path)
+				add_module(path);
 			free(path);
 		}
 	}
 	free(text);
 	free(order);
-	free(dir);
 	return &points;
 }
 
@@ -199,7 +234,6 @@ static char *lookup_sys(struct btf_prov *kp, struct tp_modpoint *t)
 {
 	long cls_off = member_offset(kp, "trace_event_call", "class");
 	long sys_off = member_offset(kp, "trace_event_class", "system");
-	int fd = open(t->path, O_RDONLY);
 	struct relf r = {0};
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -207,8 +241,8 @@ static char *lookup_sys(struct btf_prov *kp, struct tp_modpoint *t)
 	size_t sec, ssec;
 	uint64_t off, soff;
 	Elf_Data *d;
-	if (fd >= 0 && cls_off >= 0 && sys_off >= 0)
-		r.e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (cls_off >= 0 && sys_off >= 0)
+		r.e = open_last(t->path);
 	while (r.e && (scn = elf_nextscn(r.e, scn)))
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB) {
 			r.syms = elf_getdata(scn, NULL);
@@ -222,10 +256,6 @@ static char *lookup_sys(struct btf_prov *kp, struct tp_modpoint *t)
 	    d->d_buf && soff < d->d_size &&
 	    memchr((char *)d->d_buf + soff, 0, d->d_size - soff))
 		ret = xstrdup((char *)d->d_buf + soff);
-	if (r.e)
-		elf_end(r.e);
-	if (fd >= 0)
-		close(fd);
 	free(ev);
 	return ret ? ret : xstrdup("");
 }
