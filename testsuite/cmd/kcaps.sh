@@ -4,7 +4,7 @@
 #     (their errors told apart by file name) gives the same answers as
 #     compiling each probe alone (STP_KCAPS_ALONE=1): no probe's errors
 #     spill into another's; and the answers are those the lines are known
-#     to have (6.1: uprobe_register_refctr, no_llseek; 6.12: uprobe
+#     to have (6.1: uprobe_register_refctr, no_llseek, NFSERR_OPNOTSUPP; 6.12: uprobe
 #     handles, fprobe, bdev_partno());
 #  2. a kernel lacking an interface a script needs (6.1's headers with
 #     uprobe_register_refctr and uprobe_unregister taken out of
@@ -33,10 +33,10 @@ for line in cloud 6.12-cloud; do
     answers "$kv" "$PWD/alone-$line" STP_KCAPS_ALONE=1 > alone-$line.h
     diff -u one-$line.h alone-$line.h || fail "$kv: one compile and separate ones disagree"
     case $line in
-    cloud) want="UPROBE_REFCTR UPROBE_FILTER_CTX NO_LLSEEK GET_FILE_RCU_FILE BD_PARTNO VMA_ITERATOR"
+    cloud) want="UPROBE_REFCTR UPROBE_FILTER_CTX NO_LLSEEK GET_FILE_RCU_FILE BD_PARTNO VMA_ITERATOR NFSERR_OPNOTSUPP"
            lack="UPROBE_HANDLE UPROBE_FILTER_MM GET_FILE_RCU_PTRPTR BDEV_PARTNO_FN FPROBE HRTIMER_SETUP" ;;
     6.12-cloud) want="UPROBE_HANDLE UPROBE_FILTER_MM GET_FILE_RCU_PTRPTR BDEV_PARTNO_FN FPROBE FPROBE_ENTRY_RET_IP RETHOOK"
-           lack="UPROBE_REFCTR UPROBE_FILTER_CTX NO_LLSEEK BD_PARTNO HRTIMER_SETUP" ;;
+           lack="UPROBE_REFCTR UPROBE_FILTER_CTX NO_LLSEEK BD_PARTNO HRTIMER_SETUP NFSERR_OPNOTSUPP" ;;
     esac
     for c in $want; do grep -qx "#define STP_HAVE_$c 1" one-$line.h || fail "$kv: STP_HAVE_$c missing"; done
     for c in $lack; do grep -qx "/\* no STP_HAVE_$c \*/" one-$line.h || fail "$kv: STP_HAVE_$c should be missing"; done

@@ -3,6 +3,7 @@
 # by the line's group (lab/NAME, lab-6.12/NAME).  (A lab test whose stdout differed from its
 # .expect while its stderr was empty once made run-tests exit in the middle
 # under set -e: CI saw no summary and none of the tests after it.)
+# NAME.GROUP.expect, where it exists, is that line's expected output.
 #
 # Hermetic: a copy of run-tests in a scratch source tree with three lab
 # tests, a stand-in stap that "builds" each module, and a stand-in
@@ -15,10 +16,11 @@ cp "$srcdir/run-tests" "$src/"
 cp "$srcdir/lab/lines" "$srcdir/lab/kver" "$src/lab/"
 echo fakekver > "$lab/kver"
 echo fakekver612 > "$lab/lines/6.12-cloud"
-for t in same differs noisy; do
+for t in same differs noisy perline; do
     echo 'probe begin { exit() }' > "$src/lab-tests/$t.stp"
     echo right > "$src/lab-tests/$t.expect"
 done
+echo six > "$src/lab-tests/perline.lab-6.12.expect"
 # stap -r K --sysroot S -p4 -m MOD ... : an empty MOD.ko
 cat > "$pre/bin/stap" <<'EOF'
 #!/bin/sh
@@ -35,6 +37,7 @@ for t in $(sed -n 's/^tests="\(.*\)"$/\1/p' "$stage/run.sh"); do
         same) out=right err= st=0 ;;
         differs) out=wrong err= st=0 ;;            # stdout differs, no stderr
         noisy) out= err=$(seq 1 5000) st=1 ;;       # fails, long stderr
+        perline) out=six err= st=0 ;;               # 6.12's own .expect
     esac
     echo "lab-result: $t $st"
     echo "leftover:"
@@ -55,6 +58,10 @@ for g in lab lab-6.12; do
     grep -q "^FAIL: $g/differs (stdout differs" log || fail "$g/differs not failed: $(cat log)"
     grep -q "^FAIL: $g/noisy (exit status 1)" log || fail "$g/noisy not failed: $(cat log)"
 done
+grep -q "^FAIL: lab/perline (stdout differs from perline.expect" log ||
+    fail "lab/perline not judged by perline.expect: $(cat log)"
+grep -qx "PASS: lab-6.12/perline" log ||
+    fail "lab-6.12/perline not judged by perline.lab-6.12.expect: $(cat log)"
 grep -q 'booting the lab (fakekver612' log || fail "the 6.12 line's kernel was not booted: $(cat log)"
-[ "$(tail -n 1 log)" = "2 passed, 4 failed" ] || fail "last line: $(tail -n 1 log)"
+[ "$(tail -n 1 log)" = "3 passed, 5 failed" ] || fail "last line: $(tail -n 1 log)"
 exit 0
