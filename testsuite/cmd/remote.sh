@@ -129,8 +129,8 @@ H1="[root@127.0.0.1:$P1]" H2="[root@127.0.0.1:$P2]" H3="[127.0.0.1:$P1]"
 lines_of() { awk -v h="$1 " 'index($0, h) == 1' out; }
 # both builds (a fresh cache: each kernel's runtime too) run at once
 k=0
-until lines_of "$H1" | grep -qx "$H1 ticking" && lines_of "$H2" | grep -qx "$H2 ticking" &&
-      lines_of "$H3" | grep -qx "$H3 ticking"; do
+until lines_of "$H1" | grep -qxF "$H1 ticking" && lines_of "$H2" | grep -qxF "$H2 ticking" &&
+      lines_of "$H3" | grep -qxF "$H3 ticking"; do
     k=$((k + 1))
     if [ $k -ge 3000 ] || ! kill -0 $stap_pid 2>/dev/null; then
         echo "no 'ticking' from every target"; cat out err; exit 1
