@@ -213,3 +213,36 @@ int mod_is_loaded(const char *name)
 		fclose(f);
 	return found;
 }
+
+int mod_kernel_build_id(char *hex, size_t max)
+{
+	unsigned char buf[4096];
+	size_t n = 0, off = 0, i;
+	ssize_t r;
+	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	while (n < sizeof(buf) && (r = read(fd, buf + n, sizeof(buf) - n)) > 0)
+		n += r;
+	close(fd);
+	while (off + sizeof(Elf64_Nhdr) <= n) {
+		Elf64_Nhdr h;
+		size_t name, desc;
+
+		memcpy(&h, buf + off, sizeof(h));
+		name = off + sizeof(h);
+		desc = name + ((h.n_namesz + 3) & ~3u);
+		if (desc + h.n_descsz > n)
+			break;
+		if (h.n_type == NT_GNU_BUILD_ID && h.n_namesz == 4 &&
+		    !memcmp(buf + name, "GNU", 4) && h.n_descsz > 0 &&
+		    2 * h.n_descsz < max) {
+			for (i = 0; i < h.n_descsz; i++)
+				snprintf(hex + 2 * i, 3, "%02x", buf[desc + i]);
+			return 0;
+		}
+		off = desc + ((h.n_descsz + 3) & ~3u);
+	}
+	return -1;
+}

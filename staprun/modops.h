@@ -21,6 +21,12 @@ char *mod_name_of_image(const void *img, size_t len);
  * image @img (@len bytes), malloc'd; NULL when there is none. */
 char *mod_modinfo(const void *img, size_t len, const char *key);
 
+/* mod_kernel_build_id - the build-id of the running kernel, as lower-case
+ * hex, from its ELF notes (/sys/kernel/notes) into @hex (@max bytes, at
+ * least 2 * 64 + 1).  Returns 0, or -1 when the notes cannot be read or
+ * hold no GNU build-id. */
+int mod_kernel_build_id(char *hex, size_t max);
+
 /* mod_read_fd - like mod_read, from the open descriptor @fd. */
 void *mod_read_fd(int fd, size_t *len);
 

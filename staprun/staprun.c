@@ -318,7 +318,7 @@ int main(int argc, char **argv)
 	char gofd[16];
 	struct sigaction sa;
 	int opt, i, n = 1, ret, level, mlevel, fd = -1, checked = 0;
-	char *mpriv;
+	char *mpriv, *mid, kid[2 * 64 + 1];
 
 	/* who may load what: decided first, from the real uid and groups */
 	level = priv_caller_level();
@@ -465,6 +465,17 @@ int main(int argc, char **argv)
 			priv_name(level));
 		return 1;
 	}
+	/* a module holds addresses of one kernel build: refuse another
+	 * build, even of the same release (a fleet of mixed kernels) */
+	mid = mod_modinfo(img, len, "stap_kernel_build_id");
+	if (mid && mod_kernel_build_id(kid, sizeof(kid)) == 0 && strcmp(mid, kid)) {
+		fprintf(stderr, "staprun: %s was built for the kernel whose "
+			"build-id is %s; this kernel's is %s (build it on this "
+			"kernel, or with stap -r for this one's files)\n",
+			argv[optind], mid, kid);
+		return 1;
+	}
+	free(mid);
 	if (level < PRIV_STAPDEV && !verify_blessed(fd)) {
 		char *sgn;
 		const char *why = NULL;

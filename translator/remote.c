@@ -202,31 +202,53 @@ static int wait_status(pid_t pid)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-/* run @argv (stdin @in_fd), collect its stdout into *@outp; stderr is
- * passed through.  Returns the exit status. */
-static int capture(char **argv, int in_fd, char **outp)
+/* a command whose stdout is collected while others run */
+struct job {
+	pid_t pid;   /* -1: could not start */
+	int fd;      /* its stdout */
+};
+
+/* start @argv (stdin @in_fd) in a process group of its own, its stdout
+ * into a pipe; stderr is passed through. */
+static struct job job_start(char **argv, int in_fd)
+{
+	struct job j = { -1, -1 };
+	j.pid = spawn(argv, in_fd, &j.fd, NULL, 1);
+	return j;
+}
+
+/* read @j's stdout to its end into *@outp, reap it; returns its exit
+ * status (255 when it could not start).  A signal to stap (Ctrl-C) ends
+ * the wait: the job's group gets SIGTERM. */
+static int job_finish(struct job j, char **outp)
 {
 	struct strbuf b = {0};
 	char buf[4096];
 	ssize_t n;
-	int fd;
-	pid_t pid = spawn(argv, in_fd, &fd, NULL, 1);
-	if (pid < 0)
+	*outp = NULL;
+	if (j.pid < 0)
 		return 255;
-	while ((n = read(fd, buf, sizeof buf)) != 0) {
+	while ((n = read(j.fd, buf, sizeof buf)) != 0) {
 		if (n < 0) {
 			if (errno == EINTR) {
 				if (stop_requested)   /* Ctrl-C: no more waiting */
-					kill(-pid, SIGTERM);
+					kill(-j.pid, SIGTERM);
 				continue;
 			}
 			break;
 		}
 		strbuf_addn(&b, buf, n);
 	}
-	close(fd);
+	close(j.fd);
 	*outp = strbuf_detach(&b);
-	return wait_status(pid);
+	return wait_status(j.pid);
+}
+
+/* run @argv (stdin @in_fd), collect its stdout into *@outp; stderr is
+ * passed through.  Returns the exit status. */
+static int capture(char **argv, int in_fd, char **outp)
+{
+	return job_finish(job_start(argv, in_fd), outp);
 }
 
 static void fail(struct target *t, char *why)
@@ -237,16 +259,24 @@ static void fail(struct target *t, char *why)
 	}
 }
 
-/* ask @t its kernel release and machine. */
-static void probe_target(struct target *t)
+/* ask @t its kernel release and machine: start the question (all
+ * targets are asked at once), then read the answer. */
+static struct job probe_start(struct target *t)
 {
-	char *out = NULL, *nl;
 	char **argv = target_argv(t, "uname -r && uname -m");
-	int rc = capture(argv, -1, &out);
+	struct job j = job_start(argv, -1);
 	free(argv);
+	return j;
+}
+
+static void probe_finish(struct target *t, struct job j)
+{
+	char *out, *nl;
+	int rc = job_finish(j, &out);
 	nl = out ? strchr(out, '\n') : NULL;
 	if (rc != 0 || !nl || !strchr(nl + 1, '\n')) {
 		fail(t, xasprintf("cannot ask its kernel release (exit status %d)", rc));
+		free(out);
 		return;
 	}
 	*nl = 0;
@@ -268,19 +298,17 @@ static int remote_arg(char **argv, int i, int *skip)
 	       !strcmp(argv[i], "--remote-prefix");
 }
 
-/* build the module for kernel @kver: rerun stap as `stap -r KVER [-p4]
- * ARGS` in @dir; returns the module's path (in @dir or the cache) or NULL. */
+/* the build for kernel @kver: this stap rerun as `stap -r KVER [-p4]
+ * ARGS` (ARGS without the --remote options); a vector of heap words. */
 static char *stdin_script;   /* `stap --remote ... -`: the script, saved */
 
-static char *build_for(struct session *s, int argc, char **argv,
-		       const char *kver, const char *dir)
+static struct vec build_argv(struct session *s, int argc, char **argv,
+			     const char *kver)
 {
 	int replaced = 0;
 	struct vec v = {0};
-	char *out = NULL, *ko, *nl;
-	int i, skip, rc;
-	char *self = xstrdup("/proc/self/exe");
-	char *exe = realpath(self, NULL);
+	int i, skip;
+	char *exe = realpath("/proc/self/exe", NULL);
 
 	vec_push(&v, exe ? exe : argv[0]);
 	vec_push(&v, "-r");
@@ -305,14 +333,41 @@ static char *build_for(struct session *s, int argc, char **argv,
 		vec_push(&v, argv[i]);
 	}
 	vec_push(&v, NULL);
-	if (s->last_pass < 5) {
-		/* -p1..-p4 with --remote: the build's own output */
-		pid_t pid = spawn((char **)v.items, -1, NULL, NULL, 0);
-		return pid > 0 && wait_status(pid) == 0 ? xstrdup("") : NULL;
-	}
-	rc = capture((char **)v.items, -1, &out);
-	if (rc != 0 || !out || !*out)
+	return v;
+}
+
+/* -p1..-p4 with --remote: run the build for @kver with its own output;
+ * returns 0 when it succeeded. */
+static int build_show(struct session *s, int argc, char **argv,
+		      const char *kver)
+{
+	struct vec v = build_argv(s, argc, argv, kver);
+	pid_t pid = spawn((char **)v.items, -1, NULL, NULL, 0);
+	free(v.items);
+	return pid > 0 && wait_status(pid) == 0 ? 0 : -1;
+}
+
+/* start the build of the module for @kver (stap prints the module's
+ * path on stdout). */
+static struct job build_start(struct session *s, int argc, char **argv,
+			      const char *kver)
+{
+	struct vec v = build_argv(s, argc, argv, kver);
+	struct job j = job_start((char **)v.items, -1);
+	free(v.items);
+	return j;
+}
+
+/* wait for build @j; returns the module's path (in the cache, or moved
+ * from the current directory into @dir) or NULL. */
+static char *build_finish(struct job j, const char *dir)
+{
+	char *out, *ko, *nl;
+	int rc = job_finish(j, &out);
+	if (rc != 0 || !out || !*out) {
+		free(out);
 		return NULL;
+	}
 	nl = strchr(out, '\n');
 	if (nl)
 		*nl = 0;
@@ -323,8 +378,10 @@ static char *build_for(struct session *s, int argc, char **argv,
 	if (rename(out, ko) < 0) {
 		fprintf(stderr, "stap: cannot move %s to %s: %s\n", out, ko,
 			strerror(errno));
+		free(out);
 		return NULL;
 	}
+	free(out);
 	return ko;
 }
 
@@ -532,6 +589,60 @@ static void run_all(void)
 	}
 }
 
+/* build_all - one build per distinct kernel release of the targets
+ * that have not failed, all at once (they are independent: the module
+ * cache and its index take concurrent builds); one after the other for
+ * -p1..-p4, whose output is shown, and with -m NAME, whose builds would
+ * all write NAME.ko into the current directory.  Sets each target's ko,
+ * or fails it. */
+static void build_all(struct session *s, int argc, char **argv,
+		      const char *tdir)
+{
+	struct job *jobs = xcalloc(ntargets, sizeof *jobs);
+	int *from = xcalloc(ntargets, sizeof *from);  /* the target building its kernel */
+	int serial = s->last_pass < 5 || s->module_name_given;
+	int i, j;
+
+	for (i = 0; i < ntargets; i++)
+		from[i] = -1;
+	for (i = 0; i < ntargets && !stop_requested; i++) {
+		struct target *t = &targets[i];
+		char *d;
+		if (t->failed)
+			continue;
+		for (j = 0; j < i; j++)
+			if (from[j] == j && !strcmp(targets[j].kver, t->kver))
+				break;
+		from[i] = j;
+		if (j < i)
+			continue;
+		if (s->last_pass < 5) {
+			t->ko = build_show(s, argc, argv, t->kver) ? NULL : xstrdup("");
+			continue;
+		}
+		d = xasprintf("%s/%d", tdir, i);
+		mkdir(d, 0700);
+		jobs[i] = build_start(s, argc, argv, t->kver);
+		if (serial)
+			t->ko = build_finish(jobs[i], d);
+		free(d);
+	}
+	for (i = 0; i < ntargets; i++) {
+		struct target *t = &targets[i];
+		if (from[i] == i && !serial) {
+			char *d = xasprintf("%s/%d", tdir, i);
+			t->ko = build_finish(jobs[i], d);
+			free(d);
+		}
+		if (from[i] >= 0 && !targets[from[i]].ko)
+			fail(t, xasprintf("building for kernel %s failed", t->kver));
+		else if (from[i] >= 0)
+			t->ko = targets[from[i]].ko;
+	}
+	free(jobs);
+	free(from);
+}
+
 static void collect_params(int argc, char **argv, struct vec *params)
 {
 	int i;
@@ -553,7 +664,8 @@ int remote_main(struct session *s, int argc, char **argv)
 	char dir[] = "/tmp/stapremoteXXXXXX";
 	const char *td = getenv("TMPDIR");
 	char *tdir;
-	int i, j, rc = 0;
+	struct job *asks;
+	int i, rc = 0;
 
 	if (s->kernel_release) {
 		fprintf(stderr, "stap: -r and --remote exclude each other (the "
@@ -588,37 +700,29 @@ int remote_main(struct session *s, int argc, char **argv)
 		return 1;
 	}
 
-	for (i = 0; i < ntargets && !stop_requested; i++) {
+	asks = xcalloc(ntargets, sizeof *asks);
+	for (i = 0; i < ntargets; i++)   /* every target asked at once */
+		if (!targets[i].direct)
+			asks[i] = probe_start(&targets[i]);
+	for (i = 0; i < ntargets; i++) {
 		struct target *t = &targets[i];
 		if (t->direct) {
 			t->kver = xstrdup(me.release);
 			t->arch = xstrdup(me.machine);
 		} else {
-			probe_target(t);
+			probe_finish(t, asks[i]);
 		}
 		if (t->failed)
 			continue;
 		if (stp_verbose)
 			fprintf(stderr, "stap: %s: kernel %s, %s\n", t->label,
 				t->kver, t->arch);
-		if (strcmp(t->arch, me.machine)) {
+		if (strcmp(t->arch, me.machine))
 			fail(t, xasprintf("machine %s differs from this one's (%s)",
 					  t->arch, me.machine));
-			continue;
-		}
-		for (j = 0; j < i; j++)   /* one build per kernel */
-			if (targets[j].ko && !strcmp(targets[j].kver, t->kver)) {
-				t->ko = targets[j].ko;
-				break;
-			}
-		if (j == i) {
-			char *d = xasprintf("%s/%d", tdir, i);
-			mkdir(d, 0700);
-			t->ko = build_for(s, argc, argv, t->kver, d);
-			if (!t->ko)
-				fail(t, xasprintf("building for kernel %s failed", t->kver));
-		}
 	}
+	free(asks);
+	build_all(s, argc, argv, tdir);
 	if (s->last_pass < 5)
 		goto out;
 	for (i = 0; i < ntargets && !stop_requested; i++)

@@ -7,6 +7,7 @@
 #include "codegen.h"
 #include "codegen_int.h"
 #include "debuginfo/debuginfo.h"
+#include "debuginfo/debuginfod.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -1203,7 +1204,7 @@ int codegen(struct session *s, struct strbuf *o)
 {
 	int i, rc = 0, dump, usyms, klines, nsets;
 	size_t kaddr_decl;
-	char *q;
+	char *q, *kid;
 	if (local_stats_unsupported(s))
 		return -1;
 	q = c_quote(s->script_file, strlen(s->script_file));
@@ -1220,6 +1221,12 @@ int codegen(struct session *s, struct strbuf *o)
 			      "__attribute__((section(\".modinfo\"), used, "
 			      "aligned(1))) = \"stap_privilege=%s\";\n\n",
 			      s->privilege == STP_PRIV_STAPUSR ? "stapusr" : "stapsys");
+	/* the kernel build it holds addresses of (staprun refuses others) */
+	if ((kid = dbgd_kernel_build_id(s)) != NULL)
+		strbuf_printf(o, "static const char stp_modinfo_kernel_build_id[]\n"
+			      "__attribute__((section(\".modinfo\"), used, "
+			      "aligned(1))) = \"stap_kernel_build_id=%s\";\n\n", kid);
+	free(kid);
 	gen_python3(s, o);
 	for (i = 0; i < s->user->embeds.n; i++)
 		strbuf_printf(o, "%s\n", (const char *)s->user->embeds.items[i]);

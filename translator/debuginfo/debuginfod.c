@@ -153,6 +153,38 @@ out:
 	return path ? xstrdup(path) : NULL;
 }
 
+char *dbgd_kernel_build_id(struct session *s)
+{
+	static const char *const dwarf[] = {
+		"%s/usr/lib/debug/boot/vmlinux-%s",
+		"%s/usr/lib/debug/lib/modules/%s/vmlinux",
+		"%s/boot/vmlinux-%s",
+	};
+	const char *root = s->sysroot && *s->sysroot ? s->sysroot : "";
+	unsigned char id[64];
+	struct utsname u;
+	size_t n = 0, len, i;
+	char *hex;
+
+	if (!*root && uname(&u) == 0 && !strcmp(u.release, s->kernel_release)) {
+		void *notes = read_file("/sys/kernel/notes", &len);
+		if (notes)
+			n = dbgd_note_build_id(notes, len, id, sizeof(id));
+		free(notes);
+	}
+	for (i = 0; !n && i < sizeof(dwarf) / sizeof(dwarf[0]); i++) {
+		char *p = xasprintf(dwarf[i], root, s->kernel_release);
+		n = dbgd_build_id(p, id, sizeof(id));
+		free(p);
+	}
+	if (!n)
+		return NULL;
+	hex = xmalloc(2 * n + 1);
+	for (i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	return hex;
+}
+
 size_t dbgd_note_build_id(const unsigned char *p, size_t n,
 			  unsigned char *id, size_t max)
 {

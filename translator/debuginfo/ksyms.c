@@ -50,6 +50,8 @@ struct ksyms {
 	                         * ksyms_ftrace_site */
 	size_t nfentry;
 	int fentry_state;       /* 0: not tried, 1: loaded, -1: unknown */
+	uint64_t refused[6][2]; /* refused_ranges' [start, end) addresses
+	                         * (0, 0: not in this image) */
 };
 
 /* The [start, end) symbol pairs of text kprobes refuse, as the kernel's
@@ -421,24 +423,32 @@ static int blacklist_from_debugfs(struct ksyms *k)
  * __pfx_ padding and .cold/.part fragments without their own entry. */
 static void mark_probeable(struct ksyms *k)
 {
-	uint64_t lo[sizeof(refused_ranges) / sizeof(refused_ranges[0])];
-	uint64_t hi[sizeof(refused_ranges) / sizeof(refused_ranges[0])];
 	int nr = sizeof(refused_ranges) / sizeof(refused_ranges[0]);
 	int i, r;
+	_Static_assert(sizeof(refused_ranges) / sizeof(refused_ranges[0]) ==
+		       sizeof(k->refused) / sizeof(k->refused[0]),
+		       "one [start, end) per refused range");
 	for (r = 0; r < nr; r++) {
 		struct ksym *a = find(k, refused_ranges[r][0]);
 		struct ksym *b = find(k, refused_ranges[r][1]);
-		lo[r] = a && b ? a->addr : 0;
-		hi[r] = a && b ? b->addr : 0;
+		k->refused[r][0] = a && b ? a->addr : 0;
+		k->refused[r][1] = a && b ? b->addr : 0;
 	}
 	for (i = 0; i < k->n; i++) {
 		struct ksym *y = &k->syms[i];
 		y->probeable = y->func && strncmp(y->name, "__pfx_", 6) &&
-			       !strstr(y->name, ".cold");
-		for (r = 0; r < nr && y->probeable; r++)
-			if (y->addr >= lo[r] && y->addr < hi[r])
-				y->probeable = 0;
+			       !strstr(y->name, ".cold") &&
+			       !ksyms_refused_at(k, y->addr);
 	}
+}
+
+int ksyms_refused_at(struct ksyms *k, uint64_t addr)
+{
+	size_t r;
+	for (r = 0; r < sizeof(k->refused) / sizeof(k->refused[0]); r++)
+		if (addr >= k->refused[r][0] && addr < k->refused[r][1])
+			return 1;
+	return 0;
 }
 
 static int running_kernel(const char *kver)

@@ -31,6 +31,12 @@ int ksyms_addr(struct ksyms *k, const char *name, uint64_t *addr);
  * @addr, and @addr's offset from it; NULL if none. */
 const char *ksyms_symbol_at(struct ksyms *k, uint64_t addr, uint64_t *off);
 
+/* ksyms_refused_at - 1 if link-time address @addr lies in text kprobes
+ * and ftrace refuse (the kprobe blacklist's sections, entry and noinstr
+ * text, init text freed after boot), else 0.  By address: a static
+ * function in init text may share its name with a probeable one. */
+int ksyms_refused_at(struct ksyms *k, uint64_t addr);
+
 /* ksyms_probeable - 1 if a kprobe may be put on function @name (a text
  * symbol, not blacklisted, not in a refused section), else 0. */
 int ksyms_probeable(struct ksyms *k, const char *name);

@@ -275,7 +275,8 @@ int dw_find_functions(struct dbg_provider *p, const struct dbg_query *q,
 		for (int li = 0; li < npcs; li++) {
 		pc = pcs[li].pc;
 		if (!(fs = dw_sym_at(m, pc, &off)) || dw_reserved(m, pc) ||
-		    (k && !ksyms_probeable(k, fs->name)) ||
+		    (k && (!ksyms_probeable(k, fs->name) ||
+			   ksyms_refused_at(k, pc))) ||
 		    !(sym = dw_kprobe_at(m, pc, &off)))
 			continue;
 		if (inlined && !(q->flags & DBG_Q_INLINE) &&
