@@ -169,6 +169,7 @@ static void walk_error(struct walk *w, const struct source_loc *l,
 struct pos {
 	int kind;
 	struct ctype *t;
+	int at_base;	/* no component taken yet */
 };
 
 /* step - resolve component @c from @p into a new tv_step; 0, or -1 after
@@ -186,9 +187,10 @@ static int step(struct walk *w, struct pos *p, struct target_component *c,
 				goto fail;
 			}
 		} else if ((t->kind == CT_STRUCT || t->kind == CT_UNION) &&
-			   p->kind == DL_ADDR && t->size) {
+			   p->kind == DL_ADDR && t->size && p->at_base) {
 			/* @cast(p, "T")[i]: the i-th T of an array at p
-			 * (&@cast(0, "T")[1] is sizeof(T)) */
+			 * (&@cast(0, "T")[1] is sizeof(T)); not a struct
+			 * member, which is no array */
 			s->is_index = 1;
 			s->index = c->index;
 			s->n = t->size;
@@ -551,7 +553,8 @@ static int resolve(struct walk *w, struct session *s, struct derived_probe *d,
 	out->user = out->type && out->type->user;
 	p.kind = out->kind;
 	p.t = out->type;
-	for (i = 0; i < e->components.n; i++)
+	p.at_base = 1;
+	for (i = 0; i < e->components.n; i++, p.at_base = 0)
 		if (step(w, &p, e->components.items[i], out) < 0)
 			return -1;
 	out->final_kind = p.kind;
