@@ -92,7 +92,12 @@ void stp_map_overflow(struct stp_context *c, struct stp_map *m,
 /* stat.c */
 /* stp_stat_size - bytes of one statistic of @m (with its histogram). */
 size_t stp_stat_size(const struct stp_map *m);
-/* stp_stat_merge - add statistic @src into @dst (both of map @m). */
+/* stp_stat_merge_moments - add statistic @src (one part, as
+ * accumulated) into the merged statistic @dst, histogram excepted:
+ * count, sum, min, max and the accumulators of the variance. */
+void stp_stat_merge_moments(struct stp_stat *dst, const struct stp_stat *src);
+/* stp_stat_merge - add statistic @src into @dst (both of map @m),
+ * histogram included. */
 void stp_stat_merge(const struct stp_map *m, struct stp_stat *dst,
 		    const struct stp_stat *src);
 /* stp_stat_accumulate - add value @v to one CPU's statistic @s (no
@@ -106,9 +111,10 @@ void stp_stat_reset(const struct stp_map *m, struct stp_stat *s);
  * path: @st must not be empty) of @st, for sorting. */
 s64 stp_stat_sort_value(const struct stp_map *m, const struct stp_stat *st,
 			int op);
-/* stp_stat_value - operator @op of @st, as stp_stat_op. */
-s64 stp_stat_value(const struct stp_map *m, struct stp_context *c,
-		   const struct stp_stat *st, int op, const char *loc);
+/* stp_stat_value - operator @op of the merged statistic @st (values
+ * accumulated with @var_shift), as stp_stat_op. */
+s64 stp_stat_value(struct stp_context *c, const struct stp_stat *st,
+		   int var_shift, int op, const char *loc);
 
 /* sort.c */
 /* stp_htab_sort - stable in-place sort of @t's live list by key @col

@@ -1,5 +1,8 @@
 /* stat.c - script statistics: per-CPU accumulation, merging, the
- * @count/@sum/... operators and histogram printing. */
+ * @count/@sum/... operators and histogram printing, for statistics
+ * globals (struct stp_map, one part per CPU) and statistics in a
+ * probe's or function's local variable (one struct stp_stat in its
+ * frame). */
 #include <linux/module.h>
 #include <linux/math64.h>
 #include "map_int.h"
@@ -17,11 +20,8 @@ void stp_stat_reset(const struct stp_map *m, struct stp_stat *s)
 	memset(s, 0, stp_stat_size(m));
 }
 
-void stp_stat_merge(const struct stp_map *m, struct stp_stat *dst,
-		    const struct stp_stat *src)
+void stp_stat_merge_moments(struct stp_stat *dst, const struct stp_stat *src)
 {
-	int i;
-
 	if (src->count == 0)
 		return;
 	if (dst->count == 0 || src->min < dst->min)
@@ -33,6 +33,16 @@ void stp_stat_merge(const struct stp_map *m, struct stp_stat *dst,
 	dst->acc_a += src->count * src->avg * src->avg;
 	dst->acc_b += src->count * src->avg;
 	dst->acc_s2 += (src->count - 1) * src->var;
+}
+
+void stp_stat_merge(const struct stp_map *m, struct stp_stat *dst,
+		    const struct stp_stat *src)
+{
+	int i;
+
+	if (src->count == 0)
+		return;
+	stp_stat_merge_moments(dst, src);
 	for (i = 0; i < m->hist.buckets; i++)
 		dst->hist[i] += src->hist[i];
 }
@@ -80,12 +90,19 @@ void stp_stat_accumulate(struct stp_stat *s, s64 v, int var_shift)
 	}
 }
 
+void stp_stat_add_value(struct stp_stat *s, const struct stp_hist *h,
+			int var_shift, s64 v)
+{
+	stp_stat_accumulate(s, v, var_shift);
+	if (h && h->type != STP_HIST_NONE)
+		s->hist[stp_hist_bucket(h, v)]++;
+}
+
 int stp_stat_add(struct stp_context *c, struct stp_map *m,
 		 const union stp_key *keys, s64 v, const char *loc)
 {
 	struct stp_htab *t = m->pcpu[smp_processor_id()];
 	struct stp_mentry *e = stp_htab_find(t, keys);
-	struct stp_stat *s;
 
 	if (!e)
 		e = stp_htab_insert(t, keys);
@@ -93,10 +110,8 @@ int stp_stat_add(struct stp_context *c, struct stp_map *m,
 		stp_map_overflow(c, m, loc);
 		return -1;
 	}
-	s = (void *)stp_ent_ptr(t, e, t->val_off);
-	stp_stat_accumulate(s, v, m->var_shift);
-	if (m->hist.type != STP_HIST_NONE)
-		s->hist[stp_hist_bucket(&m->hist, v)]++;
+	stp_stat_add_value((void *)stp_ent_ptr(t, e, t->val_off), &m->hist,
+			   m->var_shift, v);
 	return 0;
 }
 
@@ -118,8 +133,8 @@ static struct stp_stat *stp_stat_gather(struct stp_map *m,
 	return m->scratch;
 }
 
-s64 stp_stat_value(const struct stp_map *m, struct stp_context *c,
-		   const struct stp_stat *st, int op, const char *loc)
+s64 stp_stat_value(struct stp_context *c, const struct stp_stat *st,
+		   int var_shift, int op, const char *loc)
 {
 	s64 n = st->count;
 
@@ -143,7 +158,7 @@ s64 stp_stat_value(const struct stp_map *m, struct stp_context *c,
 		 * with avg the merged mean, S1 = sum of count*(avg_i-avg)^2
 		 * (expanded over the accumulators), S2 = sum of
 		 * (count_i-1)*var_i */
-		int sh = m->var_shift;
+		int sh = var_shift;
 		s64 avg = div64_s64((s64)((u64)st->sum << sh), n), v;
 
 		if (n < 2)
@@ -177,7 +192,18 @@ s64 stp_stat_sort_value(const struct stp_map *m, const struct stp_stat *st,
 s64 stp_stat_op(struct stp_context *c, struct stp_map *m,
 		const union stp_key *keys, int op, const char *loc)
 {
-	return stp_stat_value(m, c, stp_stat_gather(m, keys), op, loc);
+	return stp_stat_value(c, stp_stat_gather(m, keys), m->var_shift, op,
+			      loc);
+}
+
+s64 stp_stat_local_op(struct stp_context *c, const struct stp_stat *s,
+		      int var_shift, int op, const char *loc)
+{
+	/* the merge of one part: what stp_stat_value reads */
+	struct stp_stat one = { 0 };
+
+	stp_stat_merge_moments(&one, s);
+	return stp_stat_value(c, &one, var_shift, op, loc);
 }
 
 /* stp_val_space - characters of the decimal text of @v. */
@@ -347,14 +373,19 @@ void stp_stat_sprint_hist(struct stp_context *c, struct stp_map *m,
 			  const union stp_key *keys, char *dst,
 			  const char *loc)
 {
-	struct stp_stat *st = stp_stat_gather(m, keys);
+	stp_stat_hist_print(c, stp_stat_gather(m, keys), &m->hist, dst, loc);
+}
+
+void stp_stat_hist_print(struct stp_context *c, const struct stp_stat *st,
+			 const struct stp_hist *h, char *dst, const char *loc)
+{
 	struct stp_hist_out o = { .c = c, .dst = dst };
 
 	if (st->count == 0) {
 		stp_error(c, "empty aggregate", loc);
 		return;
 	}
-	if (m->hist.type == STP_HIST_NONE)
+	if (!h || h->type == STP_HIST_NONE)
 		return;
-	stp_hist_print(&o, &m->hist, st);
+	stp_hist_print(&o, h, st);
 }

@@ -588,6 +588,36 @@ void stp_stat_sprint_hist(struct stp_context *c, struct stp_map *m,
 			  const union stp_key *keys, char *dst,
 			  const char *loc);
 
+/* ---- statistics in local variables ----
+ * A probe's or function's local statistic is one struct stp_stat in its
+ * frame, followed by the counters of its histogram: STP_LSTAT_WORDS(B)
+ * s64 words for B buckets (0 without a histogram; STP_HIST_LOG_BUCKETS
+ * for @hist_log; (stop - start) / interval + 3 for @hist_linear).  It is
+ * zeroed with the frame's locals (the empty statistic), so it starts
+ * empty at each hit or call.  No per-CPU parts and no lock: only the
+ * frame's owner touches it.  The histogram kind and @variance's bit
+ * shift are those its uses declare, passed by the generated code as a
+ * struct stp_hist (.buckets filled in; NULL: none) and @var_shift
+ * (0..31).  Context: probe handler; none of them sleeps or allocates. */
+#define STP_LSTAT_WORDS(buckets) \
+	(sizeof(struct stp_stat) / sizeof(s64) + (buckets))
+/* stp_stat_add_value - `s <<< v`: add @v to the statistic @s (one part)
+ * and to its histogram @h (NULL or STP_HIST_NONE: none).  Also the
+ * per-CPU step of stp_stat_add. */
+void stp_stat_add_value(struct stp_stat *s, const struct stp_hist *h,
+			int var_shift, s64 v);
+/* stp_stat_local_op - @op (enum stp_stat_op) of local statistic @s, with
+ * stp_stat_op's results and errors ("empty aggregate" at @loc, returning
+ * 0, for all but @count and @sum of an empty one). */
+s64 stp_stat_local_op(struct stp_context *c, const struct stp_stat *s,
+		      int var_shift, int op, const char *loc);
+/* stp_stat_hist_print - print histogram @h of statistic @s (a local one,
+ * or a merged global one) in SystemTap's layout, or append it to the
+ * script string @dst when not NULL (truncated at MAXSTRINGLEN).  An
+ * empty statistic is the error "empty aggregate" at @loc. */
+void stp_stat_hist_print(struct stp_context *c, const struct stp_stat *s,
+			 const struct stp_hist *h, char *dst, const char *loc);
+
 /* ---- foreach ----
  * Each foreach visits its own snapshot of the array's order, taken when
  * the loop starts, so a nested loop over the same array (sorted the same

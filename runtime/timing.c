@@ -46,10 +46,10 @@ static void stp_timing_print(struct stp_context *c)
 			   "%lldmax, variance: %lld, from: %s, index: %d\n",
 			   p->pp, p->loc ? p->loc : "", (long long)t.count,
 			   (long long)t.min,
-			   (long long)stp_stat_value(&stp_timing_map, c, &t,
-						     STP_STAT_AVG, NULL),
+			   (long long)stp_stat_value(c, &t, 0, STP_STAT_AVG,
+						     NULL),
 			   (long long)t.max,
-			   (long long)stp_stat_value(&stp_timing_map, c, &t,
+			   (long long)stp_stat_value(c, &t, 0,
 						     STP_STAT_VARIANCE, NULL),
 			   p->pn ? p->pn : p->pp, i);
 	}

@@ -9,7 +9,7 @@ rc=0; err=$("$STAP" -W -p2 -e "$S" 2>&1 >/dev/null) || rc=$?
 [ "$rc" = 1 ] || fail "-W: status $rc, not 1: $err"
 printf '%s\n' "$err" | grep -qx "<input>:1:15: warning: local variable 'x' is assigned but never read" ||
 	fail "-W: the warning is not shown: $err"
-printf '%s\n' "$err" | tail -1 | grep -qx 'Pass 2 (elaboration) failed: 1 warning, errors under -W' ||
+printf '%s\n' "$err" | tail -1 | grep -qx 'Pass 2 (elaboration) failed: 1 warning, errors under -W  \[man error::pass2\]' ||
 	fail "-W: no failed-pass line: $err"
 out=$("$STAP" -W -p2 -e "$S" 2>/dev/null) && fail "-W printed the -p2 listing: $out"
 [ -z "$out" ] || fail "-W: output on failure: $out"

@@ -74,6 +74,14 @@ char *c_type_decl(enum stp_type t, const char *name)
 	return xasprintf("s64 %s", name);
 }
 
+char *frame_decl(const struct sym *y, const char *name)
+{
+	if (y->type == TYPE_STATS)  /* see STP_LSTAT_WORDS */
+		return xasprintf("s64 %s[STP_LSTAT_WORDS(%d)]", name,
+				 lstat_spec(y)->buckets);
+	return c_type_decl(y->type, name);
+}
+
 char *fn_cname(const struct functiondecl *fn)
 {
 	if (fn->overload_ix)
@@ -244,7 +252,7 @@ static void gen_locals(struct strbuf *frame, struct vec *v)
 	for (i = 0; i < v->n; i++) {
 		struct sym *y = v->items[i];
 		char *n = xasprintf("l_%s", y->name);
-		char *d = c_type_decl(y->type, n);
+		char *d = frame_decl(y, n);
 		strbuf_printf(frame, "\t%s;\n", d);
 		free(d);
 		free(n);
@@ -625,124 +633,6 @@ static int gen_shared_probe(struct session *s, struct strbuf *o,
 
 /* ---- globals, probe table, module description ---- */
 
-/* ---- hist declarations: the @hist_* a statistic is read with ---- */
-
-/* A visitor of every expression of the script's bodies that reads
- * statistic @y. */
-struct stat_use {
-	struct sym *y;
-	void (*visit)(struct stat_use *u, struct expr *e);
-	struct expr *hist;           /* the first @hist_* of y */
-	int64_t shift;               /* @variance(y, SHIFT): -1 until seen */
-	int bad;                     /* a conflict was reported */
-};
-
-/* use_one - visit @e when it reads statistic u->y */
-static void use_one(void *arg, struct expr *e, int *skip)
-{
-	struct stat_use *u = arg;
-	if ((e->kind == E_HIST || e->kind == E_STATOP) && e->a &&
-	    e->a->sym == u->y)
-		u->visit(u, e);
-}
-
-/* stat_uses - run @u over every probe and function body. */
-static void stat_uses(struct session *s, struct stat_use *u)
-{
-	int i;
-	for (i = 0; i < s->probes.n; i++)
-		ast_walk_stmt(((struct probe *)s->probes.items[i])->body,
-			      use_one, u);
-	for (i = 0; i < s->functions.n; i++)
-		ast_walk_stmt(((struct functiondecl *)
-			       s->functions.items[i])->body, use_one, u);
-}
-
-/* hist_visit - the histogram kind a statistic is read with (one). */
-static void hist_visit(struct stat_use *u, struct expr *e)
-{
-	if (e->kind != E_HIST)
-		return;
-	if (!u->hist)
-		u->hist = e;
-	else if (strcmp(u->hist->name, e->name) != 0)
-		diag_error(&e->loc, "statistic '%s' is read with both "
-			   "@%s and @%s: one histogram kind per "
-			   "statistic is supported", u->y->name,
-			   u->hist->name, e->name);
-}
-
-/* shift_visit - the bit shift of @variance(y, SHIFT) (one). */
-static void shift_visit(struct stat_use *u, struct expr *e)
-{
-	int64_t n;
-	if (e->kind != E_STATOP || e->args.n != 1 ||
-	    strcmp(e->name, "variance") != 0)
-		return;
-	n = ((struct expr *)e->args.items[0])->num;
-	if (u->shift >= 0 && u->shift != n) {
-		diag_error(&e->loc, "statistic '%s' is read with @variance "
-			   "bit shifts %lld and %lld: one shift per "
-			   "statistic is supported", u->y->name,
-			   (long long)u->shift, (long long)n);
-		u->bad = 1;
-	}
-	u->shift = n;
-}
-
-/* gen_var_shift - the .var_shift initializer of statistic @y: the shift
- * its @variance(y, SHIFT) reads give (@variance(y) adopts it). */
-static int gen_var_shift(struct session *s, struct strbuf *o, struct sym *y)
-{
-	struct stat_use u = { .y = y, .visit = shift_visit, .shift = -1 };
-	stat_uses(s, &u);
-	if (u.shift > 0)
-		strbuf_printf(o, ", .var_shift = %lld", (long long)u.shift);
-	return u.bad ? -1 : 0;
-}
-
-/* gen_hist_init - the .hist initializer of statistic @y. */
-static int gen_hist_init(struct session *s, struct strbuf *o, struct sym *y)
-{
-	struct stat_use u = { .y = y, .visit = hist_visit };
-	struct expr *h;
-	int i;
-	stat_uses(s, &u);
-	h = u.hist;
-	if (!h)
-		return 0;
-	if (!strcmp(h->name, "hist_log")) {
-		strbuf_add(o, ", .hist = { .type = STP_HIST_LOG }");
-		return 0;
-	}
-	if (h->args.n != 3) {
-		diag_error(&h->loc, "@hist_linear takes a statistic, start, stop "
-			   "and interval");
-		return -1;
-	}
-	for (i = 0; i < 3; i++)
-		if (((struct expr *)h->args.items[i])->kind != E_NUM) {
-			diag_error(&h->loc, "@hist_linear's start, stop and "
-				   "interval must be number literals");
-			return -1;
-		}
-	{
-		int64_t a = ((struct expr *)h->args.items[0])->num;
-		int64_t b = ((struct expr *)h->args.items[1])->num;
-		int64_t st = ((struct expr *)h->args.items[2])->num;
-		if (st <= 0 || b <= a || (b - a) / st > 1000) {
-			diag_error(&h->loc, "bad @hist_linear range: start must be "
-				   "below stop, interval positive, at most 1000 "
-				   "buckets");
-			return -1;
-		}
-		strbuf_printf(o, ", .hist = { .type = STP_HIST_LINEAR, .start = "
-			      "%lldLL, .stop = %lldLL, .interval = %lldLL }",
-			      (long long)a, (long long)b, (long long)st);
-	}
-	return 0;
-}
-
 static int gen_map_global(struct session *s, struct strbuf *o, struct sym *g)
 {
 	int k, rc;
@@ -762,9 +652,18 @@ static int gen_map_global(struct session *s, struct strbuf *o, struct sym *g)
 		strbuf_add(o, g->arity ? "MAXMAPENTRIES" : "1");
 	strbuf_printf(o, ", .wrap = %d%s", g->wrap,
 		      g->pcpu ? ", .percpu = 1" : "");
-	rc = g->type == TYPE_STATS ? gen_hist_init(s, o, g) : 0;
-	if (g->type == TYPE_STATS && gen_var_shift(s, o, g) < 0)
-		rc = -1;
+	rc = 0;
+	if (g->type == TYPE_STATS) {
+		struct stat_spec sp;
+		char *h;
+		rc = stat_spec_of(s, g, &sp);
+		h = stat_hist_c(&sp);
+		if (sp.hist != STAT_HIST_NONE)
+			strbuf_printf(o, ", .hist = %s", h);
+		if (sp.shift > 0)
+			strbuf_printf(o, ", .var_shift = %d", sp.shift);
+		free(h);
+	}
 	strbuf_printf(o, " };  /* %s:%d:%d */\n", g->loc.file, g->loc.line,
 		      g->loc.col);
 	free(q);
@@ -1176,36 +1075,12 @@ static int gen_kaddr(struct session *s, struct strbuf *o, size_t decl_at)
 	return 0;
 }
 
-/* local_stats_unsupported - statistics in a local variable (pass 2
- * accepts them, as SystemTap does): not generated yet; an error at each
- * such local.  Returns the number of them. */
-static int local_stats_unsupported(struct session *s)
-{
-	int i, j, n = 0;
-	for (i = 0; i < s->probes.n + s->functions.n; i++) {
-		struct vec *v = i < s->probes.n ?
-			&((struct probe *)s->probes.items[i])->locals :
-			&((struct functiondecl *)
-			  s->functions.items[i - s->probes.n])->locals;
-		for (j = 0; j < v->n; j++) {
-			struct sym *y = v->items[j];
-			if (y->type != TYPE_STATS)
-				continue;
-			diag_error(&y->loc, "statistics in local variable '%s' "
-				   "are not translated yet: declare 'global %s'",
-				   y->name, y->name);
-			n++;
-		}
-	}
-	return n;
-}
-
 int codegen(struct session *s, struct strbuf *o)
 {
 	int i, rc = 0, dump, usyms, klines, nsets;
 	size_t kaddr_decl;
 	char *q, *kid;
-	if (local_stats_unsupported(s))
+	if (lstat_plan(s) < 0)
 		return -1;
 	q = c_quote(s->script_file, strlen(s->script_file));
 	dump_session = s;

@@ -61,6 +61,31 @@ char *var_ref(struct gen *g, const struct sym *y);
 /* c_type_decl - a frame/global field declaration of type @t named @name. */
 char *c_type_decl(enum stp_type t, const char *name);
 
+/* frame_decl - the frame field declaration of local or parameter @y
+ * named @name (a statistic: its struct stp_stat and histogram). */
+char *frame_decl(const struct sym *y, const char *name);
+
+/* stat_spec.c: what a statistic keeps besides its moments. */
+enum { STAT_HIST_NONE, STAT_HIST_LOG, STAT_HIST_LINEAR };
+struct stat_spec {
+	int hist;                    /* STAT_HIST_* */
+	int64_t start, stop, interval; /* STAT_HIST_LINEAR */
+	int buckets;                 /* histogram counters (0: none) */
+	int shift;                   /* @variance(s, SHIFT), 0 without */
+};
+/* stat_spec_of - the histogram and variance shift statistic @y is read
+ * with in any body.  Returns 0, or -1 after an error message (two
+ * histogram kinds or shifts, a bad @hist_linear). */
+int stat_spec_of(struct session *s, struct sym *y, struct stat_spec *sp);
+/* stat_hist_c - the C initializer of the struct stp_hist of @sp (heap). */
+char *stat_hist_c(const struct stat_spec *sp);
+/* lstat_plan - the specs of every statistic in a local variable of @s,
+ * for lstat_spec (replacing those of an earlier session).  Returns 0, or
+ * -1 after error messages.  Before any body is generated. */
+int lstat_plan(struct session *s);
+/* lstat_spec - the spec of local statistic @y (from lstat_plan). */
+const struct stat_spec *lstat_spec(const struct sym *y);
+
 /* is_map - @y is a global kept in a struct stp_map (an array or a
  * statistic); its C object is g_NAME, passed as &g_NAME. */
 static inline int is_map(const struct sym *y)

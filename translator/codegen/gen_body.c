@@ -156,12 +156,76 @@ static const struct sym *stat_target(struct gen *g, struct expr *a, char **keys)
 	return NULL;
 }
 
+/* local_stat - the local statistic (its symbol) operand @a names, or
+ * NULL when it is not one. */
+static const struct sym *local_stat(const struct expr *a)
+{
+	if (a && a->kind == E_SYM && a->sym && a->sym->kind != SYM_GLOBAL &&
+	    a->sym->type == TYPE_STATS)
+		return a->sym;
+	return NULL;
+}
+
+/* lstat_ref - the struct stp_stat * of local statistic @y (heap). */
+static char *lstat_ref(const struct sym *y)
+{
+	return xasprintf("((struct stp_stat *)f->l_%s)", y->name);
+}
+
+/* lstat_hist - the const struct stp_hist * of local statistic @y: a
+ * compound literal, or NULL without a histogram (heap). */
+static char *lstat_hist(const struct sym *y)
+{
+	const struct stat_spec *sp = lstat_spec(y);
+	char *init, *r;
+	if (sp->hist == STAT_HIST_NONE)
+		return xstrdup("NULL");
+	init = stat_hist_c(sp);
+	r = xasprintf("&(const struct stp_hist)%s", init);
+	free(init);
+	return r;
+}
+
+/* gen_local_stat - @e (E_STATOP, E_STATS_ADD, E_HIST) on local
+ * statistic @y; @dst as gen_hist's.  Returns its C value. */
+static char *gen_local_stat(struct gen *g, struct expr *e,
+			    const struct sym *y, const char *dst)
+{
+	char *r = lstat_ref(y), *h = lstat_hist(y), *l = loc_literal(&e->loc);
+	char *t = NULL, *v;
+	int shift = lstat_spec(y)->shift;
+	if (e->kind == E_STATS_ADD) {
+		v = gen_expr(g, e->b);
+		emit(g, "stp_stat_add_value(%s, %s, %d, %s);", r, h, shift, v);
+		free(v);
+	} else if (e->kind == E_HIST) {
+		emit(g, "stp_stat_hist_print(c, %s, %s, %s, %s);", r, h,
+		     dst ? dst : "NULL", l);
+		check_error(g);
+	} else if (statop_c(e->name)) {
+		t = new_temp(g, TYPE_LONG);
+		emit(g, "%s = stp_stat_local_op(c, %s, %d, %s, %s);", t, r,
+		     shift, statop_c(e->name), l);
+		check_error(g);
+	} else {
+		unsupported(g, &e->loc, "this statistics operator");
+	}
+	free(r);
+	free(h);
+	free(l);
+	return t ? t : xstrdup("0");
+}
+
 /* gen_hist - @hist_log/@hist_linear @e: printed, or appended to the
  * string @dst when not NULL.  Returns "0". */
 static char *gen_hist(struct gen *g, struct expr *e, const char *dst)
 {
-	char *k, *l = loc_literal(&e->loc);
-	const struct sym *y = stat_target(g, e->a, &k);
+	char *k, *l;
+	const struct sym *y = local_stat(e->a);
+	if (y)
+		return gen_local_stat(g, e, y, dst);
+	l = loc_literal(&e->loc);
+	y = stat_target(g, e->a, &k);
 	if (y && dst) {
 		emit(g, "stp_stat_sprint_hist(c, &g_%s, %s, %s, %s);", y->name,
 		     k, dst, l);
@@ -175,7 +239,8 @@ static char *gen_hist(struct gen *g, struct expr *e, const char *dst)
 	return xstrdup("0");
 }
 
-/* gen_map_expr - reads of array elements, `in`, @ops, `<<<`, @hist_*. */
+/* gen_map_expr - reads of array elements, `in`, @ops, `<<<`, @hist_*
+ * (of globals; gen_local_stat does local statistics). */
 static char *gen_map_expr(struct gen *g, struct expr *e)
 {
 	const struct sym *y;
@@ -748,6 +813,8 @@ char *gen_expr(struct gen *g, struct expr *e)
 	case E_STATOP:
 	case E_HIST:
 	case E_STATS_ADD:
+		if (e->kind != E_HIST && local_stat(e->a))
+			return gen_local_stat(g, e, e->a->sym, NULL);
 		return gen_map_expr(g, e);
 	case E_PERF: {
 		/* read at the hit, before the body (runtime/perf_counter.c) */
@@ -1058,7 +1125,9 @@ void gen_stmt(struct gen *g, struct stmt *st)
 			emit(g, "stp_map_clear(&g_%s);", st->e->sym->name);
 		} else if (st->e->kind == E_SYM && st->e->sym) {
 			v = var_ref(g, st->e->sym);
-			if (st->e->sym->type == TYPE_STRING)
+			if (st->e->sym->type == TYPE_STATS)  /* local: empty */
+				emit(g, "memset(%s, 0, sizeof(%s));", v, v);
+			else if (st->e->sym->type == TYPE_STRING)
 				emit(g, "%s[0] = '\\0';", v);
 			else
 				emit(g, "%s = 0;", v);

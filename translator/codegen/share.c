@@ -150,7 +150,7 @@ int frame_used_locals(struct strbuf *frame, struct vec *v, const char *body)
 		/* a local the body never names is never read: no field, and
 		 * nothing to zero on each hit */
 		if (used(body, ref)) {
-			char *d = c_type_decl(y->type, name);
+			char *d = frame_decl(y, name);
 			strbuf_printf(frame, "\t%s;\n", d);
 			free(d);
 			n++;

@@ -148,6 +148,14 @@ static int effects(const struct expr *e, int local_writes)
 		break;
 	case E_STATS_ADD:
 		return 1;
+	case E_STATOP:
+	case E_HIST:
+		/* the run-time error "empty aggregate" (all but @count and
+		 * @sum) is an effect: `x = @max(s)` stops the probe */
+		if (e->kind == E_HIST || (strcmp(e->name, "count") &&
+					  strcmp(e->name, "sum")))
+			return 1;
+		break;
 	case E_CALL:
 		/* embedded C only when marked pure; script functions when
 		 * they touch nothing but their own locals */
