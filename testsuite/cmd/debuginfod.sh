@@ -100,9 +100,10 @@ id=$(readelf -n "$vm" | sed -n 's/.*Build ID: //p')
 [ "$(basename "$(dirname "$vm")")" = "$id" ] || fail "cache entry $vm is not named by its build-id $id"
 echo "kernel script: built in $(( $(date +%s) - t0 )) s, vmlinux $(du -m "$vm" | cut -f1) MB in the cache"
 
-# a module's local variable (DWARF only): its debuginfo by the build-id
-# of the sysroot's brd.ko
-mscript='probe module("brd").function("brd_do_bvec") { printf("%d %d\n", $len, $sector) }'
+# a module's function by its source file (DWARF only: the module's BTF
+# knows its parameters, not its files): its debuginfo by the build-id of
+# the sysroot's brd.ko
+mscript='probe module("brd").function("brd_do_bvec@drivers/block/brd.c") { printf("%d %d\n", $len, $sector) }'
 rc=0; "$STAP" "${K[@]}" -p2 -e "$mscript" > /dev/null 2> err || rc=$?
 [ $rc = 1 ] || fail "the module script resolved without the module's DWARF (status $rc)"
 DEBUGINFOD_URLS=$url "$STAP" "${K[@]}" -p2 -e "$mscript" > out 2> err ||

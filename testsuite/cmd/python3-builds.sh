@@ -168,6 +168,6 @@ for how in named default; do
     for w in "$PWD/nodbg/python3.11 has no debuginfo" "build-id $nbid" "apt-get install python3.11-dbg"; do
         grep -qF "$w" err || { cat err; fail "no debuginfo ($how): no '$w'"; }
     done
-    [ "$(grep -c 'error:' err)" = 1 ] || { cat err; fail "no debuginfo ($how): not one error"; }
+    [ "$(grep -c 'error: ' err)" = 1 ] || { cat err; fail "no debuginfo ($how): not one error"; }
 done
 exit 0

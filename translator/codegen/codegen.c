@@ -7,7 +7,6 @@
 #include "codegen.h"
 #include "codegen_int.h"
 #include "debuginfo/debuginfo.h"
-#include "debuginfo/debuginfod.h"
 
 #include <ctype.h>
 #include <stdarg.h>

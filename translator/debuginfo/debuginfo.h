@@ -200,6 +200,14 @@ struct dbg_provider *dbg_btf_for(struct session *s);
  * Returns how many were added (0 when none matches). */
 int dbg_module_names(struct session *s, const char *pattern, struct vec *out);
 
+/* dbgd_kernel_build_id - the build-id of kernel s->kernel_release as
+ * lower-case hex (heap): the running kernel's (/sys/kernel/notes) when it
+ * is that release and no sysroot is given, else that of its DWARF vmlinux
+ * (SYSROOT/usr/lib/debug/boot/vmlinux-KVER, .../lib/modules/KVER/vmlinux
+ * or SYSROOT/boot/vmlinux-KVER: the same link as the image).  NULL when
+ * neither is there (the compressed image is not unpacked for it). */
+char *dbgd_kernel_build_id(struct session *s);
+
 /* dbg_debuginfod_setup - at the start, before any debuginfo is opened:
  * take DEBUGINFOD_URLS (the servers asked for debuginfo that is not
  * installed, see debuginfod.h) and the session's sysroot. */

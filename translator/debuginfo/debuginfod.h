@@ -41,14 +41,6 @@ char *dbgd_find(const unsigned char *id, size_t len, const char *what,
  * once per session. */
 char *dbgd_kernel(struct session *s, char **why);
 
-/* dbgd_kernel_build_id - the build-id of kernel s->kernel_release as
- * lower-case hex (heap): the running kernel's (/sys/kernel/notes) when it
- * is that release and no sysroot is given, else that of its DWARF vmlinux
- * (SYSROOT/usr/lib/debug/boot/vmlinux-KVER, .../lib/modules/KVER/vmlinux
- * or SYSROOT/boot/vmlinux-KVER: the same link as the image).  NULL when
- * neither is there (the compressed image is not unpacked for it). */
-char *dbgd_kernel_build_id(struct session *s);
-
 /* dbgd_build_id - the build-id of ELF file @path (compressed .ko.xz,
  * .ko.gz, .ko.zst too) into @id (@max bytes).  Returns its length, or 0
  * when the file has none or cannot be read. */

@@ -1415,7 +1415,7 @@ static void check_array_options(struct session *s)
  * point the script wrote (not optional) that resolved, without an
  * error, to nothing: an alias whose points are all optional and absent
  * from the target kernel (syscall.lookup_dcookie on a kernel without
- * that system call). */
+ * that system call), a kprobe.function of a symbol it lacks. */
 static void explain_empty_points(struct session *s)
 {
 	for (int i = 0; i < s->user->probes.n; i++) {
@@ -1427,8 +1427,8 @@ static void explain_empty_points(struct session *s)
 				continue;
 			t = probe_point_str(pp);
 			diag_note(&pp->loc, "%s resolves to no probe on kernel "
-				  "%s: the points it stands for are optional, "
-				  "and the kernel has none of them", t,
+				  "%s: what it stands for is absent from that "
+				  "kernel", t,
 				  s->kernel_release);
 			free(t);
 		}

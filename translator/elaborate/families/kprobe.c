@@ -2,7 +2,7 @@
  * [.call|.return[.maxactive(N)]]: a kprobe on a symbol, no debuginfo;
  * kprobe.statement(ADDR).absolute (guru mode): as kernel.statement's. */
 #include "family.h"
-#include "debuginfo/ksyms.h"
+#include "debuginfo/debuginfo.h"
 #include "util.h"
 
 #include <stdlib.h>
@@ -10,13 +10,15 @@
 
 /* check_symbol - whether the target kernel (or its module @mod) has
  * symbol @sym, asked of that kernel's symbol table (debuginfo vmlinux,
- * System.map, or /proc/kallsyms: see ksyms.h), so that a symbol the
- * kernel lacks is an error in pass 2 (or drops an optional point,
- * `kprobe.function("S") ?`), not a registration failure at load time.
- * A symbol kprobes refuse is left to the runtime, which names it (or
- * warns, for a wildcard's).  A module whose symbol table cannot be read
- * (compressed .ko.xz) is not checked.  Returns 0, or -1 after a
- * diagnostic at @c (the function component). */
+ * System.map, or /proc/kallsyms: see ksyms.h).  A symbol the kernel
+ * lacks drops the point with a warning at @c, in pass 2 rather than as
+ * a registration failure at load time (SystemTap accepts the point and
+ * warns when it cannot register it); an optional point (`?`, `!`) is
+ * dropped silently and the next alternative tried.  A symbol kprobes
+ * refuse is left to the runtime, which names it (or warns, for a
+ * wildcard's); so is every symbol when the kernel's or module's symbol
+ * table cannot be read (no System.map, a compressed .ko.xz).  Returns 0
+ * (keep the point), or 1 (drop it). */
 static int check_symbol(struct session *s, struct pp_component *c,
 			const char *mod, const char *sym)
 {
@@ -29,20 +31,19 @@ static int check_symbol(struct session *s, struct pp_component *c,
 			return 0;
 		}
 	} else {
-		int errs = diag_error_count();
-		if (!(k = ksyms_for(s))) {
-			if (diag_error_count() == errs)
-				diag_error(&c->arg->loc, "no symbol table for "
-					   "kernel %s to find %s in",
-					   s->kernel_release, sym);
-			return -1;
-		}
+		int errs = diag_error_count(), quiet = diag_quiet;
+		diag_quiet = 1;         /* no table: nothing to check against */
+		k = ksyms_for(s);
+		diag_quiet = quiet;
+		diag_rewind(errs);
+		if (!k)
+			return 0;
 	}
 	if (ksyms_addr(k, sym, &addr) < 0) {
-		diag_error(&c->arg->loc, "%s%s%s %s has no symbol %s",
-			   mod ? "module " : "", mod ? mod : "",
-			   mod ? " of kernel" : "kernel", s->kernel_release, sym);
-		return -1;
+		diag_warning(&c->arg->loc, "%s%s%s %s has no symbol %s: the point "
+			     "is left out", mod ? "module " : "", mod ? mod : "",
+			     mod ? " of kernel" : "kernel", s->kernel_release, sym);
+		return 1;
 	}
 	return 0;
 }
@@ -97,8 +98,8 @@ static int match_kprobe(struct session *s, struct probe *p,
 			return -1;
 		}
 	}
-	if (check_symbol(s, c_sym, mod, sym) < 0)
-		return -1;
+	if (check_symbol(s, c_sym, mod, sym))
+		return 0;
 	d = new_derived(s, DP_KPROBE, p, pp);
 	d->symbol = mod ? xasprintf("%s:%s", mod, sym) : xstrdup(sym);
 	d->is_return = is_return;
