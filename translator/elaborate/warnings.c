@@ -132,6 +132,13 @@ void elide_unused(struct session *s)
 
 static int function_pure(struct functiondecl *fn);
 
+/* Whether an expression's possible run-time error (a division by zero,
+ * a fault or STAP_ERROR of embedded C) counts as an effect: in the
+ * user's script, where `try { x = kernel_long(0) } catch` must catch and
+ * `y = 10 / x` must stop the run; not in tapsets, whose aliases' unused
+ * variables are elided with their reads, as SystemTap does. */
+static int errors_are_effects;
+
 /* effects - does @e change anything but the locals and parameters of the
  * body it is in (when @local_writes) or anything at all? */
 static int effects(const struct expr *e, int local_writes)
@@ -156,13 +163,26 @@ static int effects(const struct expr *e, int local_writes)
 					  strcmp(e->name, "sum")))
 			return 1;
 		break;
+	case E_BINARY:
+		/* a division's run-time error "division by zero" is an
+		 * effect, as the statistics' "empty aggregate" above */
+		if (errors_are_effects && (e->op == OP_DIV || e->op == OP_MOD) &&
+		    !(e->b && e->b->kind == E_NUM && e->b->num != 0))
+			return 1;
+		break;
 	case E_CALL:
-		/* embedded C only when marked pure; script functions when
-		 * they touch nothing but their own locals */
+		/* embedded C only when marked pure and unable to end the
+		 * probe with an error (a fault reported at STAP_LOC, an
+		 * STAP_ERROR): try { x = kernel_long(0) } catch must catch;
+		 * script functions when they touch nothing but their own
+		 * locals */
 		if (!e->func || e->func->overloads.n)
 			return 1;       /* overloads: see overload_chain */
 		if (e->func->embedded_c) {
-			if (!strstr(e->func->embedded_c, "/* pure */"))
+			if (!strstr(e->func->embedded_c, "/* pure */") ||
+			    (errors_are_effects &&
+			     (strstr(e->func->embedded_c, "STAP_LOC") ||
+			      strstr(e->func->embedded_c, "STAP_ERROR"))))
 				return 1;
 		} else if (!function_pure(e->func))
 			return 1;
@@ -315,6 +335,7 @@ static int elide_dead(struct session *s, struct stmt *st)
 	int i, n = 0;
 	if (!st)
 		return 0;
+	errors_are_effects = in_user_file(s, &st->loc);
 	if (st->kind == S_EXPR && dead_store(st->e)) {
 		if (expr_has_side_effects(st->e->b)) {
 			st->e = st->e->b;
@@ -336,6 +357,7 @@ static int elide_dead(struct session *s, struct stmt *st)
 		n += elide_dead(s, st->stmts.items[i]);
 	n += elide_dead(s, st->body);
 	n += elide_dead(s, st->els);
+	errors_are_effects = in_user_file(s, &st->loc);
 	if (st->kind == S_IF && empty_stmt(st->body) && empty_stmt(st->els) &&
 	    !expr_has_side_effects(st->e)) {
 		st->kind = S_NULL;
