@@ -16,6 +16,9 @@
  * attached until the walk ends, the fork and exec hooks leave a claim on
  * the task (its pointer and start time) and the walk leaves its work on a
  * list (with a task reference): whichever comes second skips the task.
+ * The hooks consult that list until each work has run, even after the
+ * walk: a child is on the thread list (and may be walked) before its
+ * parent reaches the fork hook.
  * New tasks' works wait while the session is still starting (their
  * probes would not run yet).
  *
@@ -145,18 +148,19 @@ static int stp_ps_hook(struct task_struct *t, unsigned int flag,
 	unsigned long flags;
 	int skip = 0;
 
-	if (!READ_ONCE(stp_ps_early))
+	/* after the walk, its works that have not run stay listed: a child
+	 * the walk saw before its parent reached the fork hook (the child
+	 * is on the thread list from copy_process on) has one */
+	if (!READ_ONCE(stp_ps_early) && list_empty_careful(&stp_ps_works))
 		return 0;
 	spin_lock_irqsave(&stp_ps_lock, flags);
-	if (stp_ps_early) {
-		w = stp_ps_work_of(t);
-		/* the walk got there first (exec: and saw the new program) */
-		if (w && (flag == STP_PS_FORK || w->exe == inode)) {
-			skip = 1;
-		} else if (stp_ps_claim(t, flag)) {
-			skip = 1;               /* could be seen twice */
-			atomic_inc(&stp_skipped);
-		}
+	w = stp_ps_work_of(t);
+	/* the walk got there first (exec: and saw the new program) */
+	if (w && (flag == STP_PS_FORK || w->exe == inode)) {
+		skip = 1;
+	} else if (stp_ps_early && stp_ps_claim(t, flag)) {
+		skip = 1;               /* could be seen twice */
+		atomic_inc(&stp_skipped);
 	}
 	spin_unlock_irqrestore(&stp_ps_lock, flags);
 	return skip;
