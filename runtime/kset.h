@@ -101,6 +101,18 @@ static inline u32 stp_kset_row(const struct stp_kset_rt *s, unsigned long ip)
 	return lo ? lo - 1 : 0;
 }
 
+/* stp_ftrace_bit_in_nmi - whether the callback that took recursion bit
+ * @bit (ftrace_test_recursion_trylock's, >= 0) runs in an NMI: the bit
+ * tells its context, with in_nmi() asked only when it does not (the
+ * context's own bit was taken: the transition bit). */
+#ifdef STP_HAVE_FTRACE_CTX_BIT
+#define stp_ftrace_bit_in_nmi(bit) \
+	((bit) == TRACE_FTRACE_START + TRACE_CTX_NMI || \
+	 ((bit) == TRACE_FTRACE_START + TRACE_CTX_TRANSITION && in_nmi()))
+#else
+#define stp_ftrace_bit_in_nmi(bit) in_nmi()
+#endif
+
 /**
  * stp_kset_ftrace_hit - the ftrace_ops callback of a set running
  * @handler at call site @ip (from @parent_ip); with a constant @handler
@@ -126,7 +138,7 @@ static __always_inline void stp_kset_ftrace_hit(struct ftrace_ops *op,
 		return;
 	}
 	/* (the trylock disabled preemption) */
-	if (unlikely(in_nmi())) {
+	if (unlikely(stp_ftrace_bit_in_nmi(bit))) {
 		this_cpu_inc(stp_kset_missed);
 		goto out;
 	}

@@ -87,6 +87,7 @@ void stp_timing_add(struct stp_cpu *sc, const struct stp_probe_desc *p,
 
 #define STP_HIT_LIGHT 1            /* stp_hit's modes */
 #define STP_HIT_MISS 2
+#define STP_HIT_NOERR 4
 
 /* Hits a probe set's callbacks skipped on this CPU (kset.c): its context
  * was busy (a hit inside a hit: from an interrupt, or from a function
@@ -106,7 +107,13 @@ DECLARE_PER_CPU(unsigned long, stp_kset_missed);
  * in a local (codegen's light_body): the fields nothing reads are then
  * not reset; STP_HIT_MISS, a hit inside a hit is counted as a probe
  * set's (stp_kset_missed: reported at the end, as a kprobe's nmissed,
- * not against MAXSKIPPED).
+ * not against MAXSKIPPED); STP_HIT_NOERR (with LIGHT), the translator
+ * found that @handler cannot record an error either (it names none, and
+ * runs at most MAXACTION statements): a hit of the run (@want RUNNING)
+ * then touches nothing of this CPU's context and does not claim it
+ * (without -t, whose counts are the context's), so that it costs two
+ * loads past ftrace's or kprobes' own guards: the run's gate and the
+ * busy test.
  * Context: preemption disabled by the caller (the kernel does it for
  * kprobe and kretprobe handlers; stp_run_common does it for the others,
  * so that stp_wait_probes_idle()'s grace period covers every hit);
@@ -163,6 +170,16 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 		stp_check_skipped();
 		return;
 	}
+#ifndef STP_TIMING
+	if ((mode & STP_HIT_NOERR) && light && want == STP_STATE_RUNNING) {
+		/* nothing of this CPU's context to claim: the handler
+		 * cannot reach it (the error path the compiler keeps is
+		 * never taken), and a hit that comes meanwhile, from an
+		 * interrupt, runs as it would after this one */
+		handler(&__this_cpu_read(stp_cpu_ptr)->ctx);
+		return;
+	}
+#endif
 	this_cpu_write(stp_busy, 1);
 	barrier();          /* the claim before the hit's stores */
 	sc = this_cpu_read(stp_cpu_ptr);

@@ -130,6 +130,10 @@ struct derived_probe {
 	                             * only for MAXACTION and errors (its
 	                             * kprobe pre_handler takes the light hit
 	                             * path, runtime/stp_hit.h) */
+	int light_bound;            /* pass 3: of a light handler that can
+	                             * record no error but MAXACTION's, 1 +
+	                             * the most statements a hit runs (no
+	                             * loop); 0: none known */
 };
 
 /* A CPython interpreter the python3 tapset traces (elaborate/pybuild.c):

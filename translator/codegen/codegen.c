@@ -9,6 +9,7 @@
 #include "debuginfo/debuginfo.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -519,21 +520,47 @@ static int gen_entry_handler(struct session *s, struct strbuf *o,
 	return g.failed ? -1 : 0;
 }
 
-/* set_light - record @light for derived probe @d, or (@d NULL: one
- * handler for them all) for every derived probe of @p */
+/* set_light - record @light and @bound (derived_probe.light_bound) for
+ * derived probe @d, or (@d NULL: one handler for them all) for every
+ * derived probe of @p */
 static void set_light(struct session *s, struct probe *p,
-		      struct derived_probe *d, int light)
+		      struct derived_probe *d, int light, int bound)
 {
 	int i;
 	if (d) {
 		d->light = light;
+		d->light_bound = bound;
 		return;
 	}
 	for (i = 0; i < s->derived.n; i++) {
 		struct derived_probe *e = s->derived.items[i];
-		if (e->probe == p)
+		if (e->probe == p) {
 			e->light = light;
+			e->light_bound = bound;
+		}
 	}
+}
+
+/* has_loop - whether statement @st (or NULL) holds a loop */
+static int has_loop(const struct stmt *st)
+{
+	int i;
+	if (!st)
+		return 0;
+	if (st->kind == S_WHILE || st->kind == S_FOR || st->kind == S_FOREACH)
+		return 1;
+	for (i = 0; i < st->stmts.n; i++)
+		if (has_loop(st->stmts.items[i]))
+			return 1;
+	return has_loop(st->body) || has_loop(st->els);
+}
+
+/* light_bound - derived_probe.light_bound of a light handler: its
+ * generated @body (after light_actions) of probe body @st */
+static int light_bound(const char *body, const struct stmt *st)
+{
+	long n = light_statements(body);
+	return n < 0 || n >= INT_MAX || has_loop(st) ? 0 : (int)n + 1;
 }
 
 /* gen_probe - the handler NAME of probe @p; with @d, the handler of that
@@ -546,7 +573,7 @@ static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
 	struct vec entries = {0};
 	char *l = loc_literal(&p->loc);
 	char *pp;
-	int nlocks, rc = 0, zero, frameless, light;
+	int nlocks, rc = 0, zero, frameless, light, bound = 0;
 	if (d && d->is_return) {
 		tvar_entry_exprs(s, d, &entries);
 		if (entries.n && gen_entry_handler(s, o, name, d, &entries) < 0)
@@ -599,8 +626,10 @@ static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
 	if (nlocks)
 		strbuf_printf(o, "\tif (!stp_lock_globals(c, %s_locks, %d))\n"
 			      "\t\tgoto pop;\n", name, nlocks);
-	if (light)
+	if (light) {
 		light_actions(&body);
+		bound = light_bound(strbuf_str(&body), p->body);
+	}
 	strbuf_printf(o, "%s\tgoto out;\nout:\n", strbuf_str(&body));
 	if (nlocks)
 		strbuf_printf(o, "\tstp_unlock_globals(%s_locks, %d);\npop:\n",
@@ -608,7 +637,7 @@ static int gen_probe(struct session *s, struct strbuf *o, struct probe *p,
 	strbuf_add(o, frameless ? "\t;\n}\n\n" : "\tstp_frame_leave(c, f);\n}\n\n");
 	if (d)
 		d->entry_n = entries.n;
-	set_light(s, p, d, light);
+	set_light(s, p, d, light, bound);
 	free(entries.items);
 	free(body.s);
 	free(g.frame.s);
@@ -845,8 +874,8 @@ static void gen_kprobe_pres(struct session *s, struct strbuf *o)
 		}
 		strbuf_printf(o, "static int %s_kp(struct kprobe *kp, "
 			      "struct pt_regs *regs)\n{\n\treturn "
-			      "stp_kprobe_hit(kp, regs, %s, %d);\n}\n\n", h, h,
-			      d->light);
+			      "stp_kprobe_hit(kp, regs, %s, %s);\n}\n\n", h, h,
+			      hit_mode(d));
 		vec_push(&done, h);
 	}
 	for (i = 0; i < done.n; i++)

@@ -164,6 +164,16 @@ int light_body(const char *body);
 /* light_actions - rewrite light @body's stp_action(c, ...) calls to count
  * in the handler's local `actions` (stp_action_in). */
 void light_actions(struct strbuf *body);
+/* light_statements - the statements light @body (after light_actions)
+ * counts in all, when it records no error of its own (no stp_error, no
+ * c->error): run without a loop, it can fail only past MAXACTION; -1
+ * when it names an error or counts other than by constants. */
+long light_statements(const char *body);
+/* hit_mode - stp_hit's mode for derived probe @d's handler, as a C
+ * constant expression (runtime/stp_hit.h: STP_HIT_LIGHT, and
+ * STP_HIT_NOERR when its statements stay within MAXACTION); a static
+ * buffer, valid until the next call. */
+const char *hit_mode(const struct derived_probe *d);
 /* frame_used_locals - append to @frame the declarations of the locals of
  * @v that the generated @body references (f->l_NAME); returns how many. */
 int frame_used_locals(struct strbuf *frame, struct vec *v, const char *body);

@@ -155,10 +155,11 @@ static struct kpoint *point_of(struct session *s, struct derived_probe *d,
 		last_point = d->point;
 	}
 	key.len = 0;
-	strbuf_printf(&key, "%s|%p|%s|%d|%lld|%d|%d|%d|%.*s|%s", handler,
+	strbuf_printf(&key, "%s|%p|%s|%d|%lld|%d|%d|%d|%d|%.*s|%s", handler,
 		      (void *)d->probe, pattern, d->is_return,
 		      (long long)d->maxactive, d->optional, d->entry_n,
-		      d->light, p.prefix_len, d->pp_text, p.suffix);
+		      d->light, d->light_bound, p.prefix_len, d->pp_text,
+		      p.suffix);
 	p.key = intern(strbuf_str(&key));
 	r = xmalloc(sizeof(*r));
 	*r = p;
@@ -372,11 +373,11 @@ static void gen_kset(struct session *s, struct strbuf *o, int i,
 		strbuf_printf(o, "static void stp_kset%d_ft(unsigned long ip, "
 			      "unsigned long parent_ip,\n\tstruct ftrace_ops *op, "
 			      "struct ftrace_regs *fregs)\n{\n\tstp_kset_ftrace_hit("
-			      "op, ip, parent_ip, fregs, %s, %d);\n}\n\n"
+			      "op, ip, parent_ip, fregs, %s, %s);\n}\n\n"
 			      "static int stp_kset%d_kp(struct kprobe *kp, struct "
 			      "pt_regs *regs)\n{\n\treturn stp_kset_kprobe_hit(kp, "
-			      "regs, %s, %d);\n}\n\n", i, handler, d0->light, i,
-			      handler, d0->light);
+			      "regs, %s, %s);\n}\n\n", i, handler, hit_mode(d0), i,
+			      handler, hit_mode(d0));
 	strbuf_printf(o, "static const struct stp_kset stp_kset%d = {\n"
 		      "\t.rows = stp_kset%d_rows, .funcs = stp_kset%d_funcs,\n"
 		      "\t.names = stp_kset%d_names, .files = stp_kset%d_files,\n"

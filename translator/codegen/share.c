@@ -14,6 +14,8 @@
  */
 #include "codegen_int.h"
 
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -221,6 +223,49 @@ int light_body(const char *body)
 	return 1;
 }
 
+#define ACTION_IN "stp_action_in(c, &actions, "
+
+long light_statements(const char *body)
+{
+	const char *p, *q;
+	long n = 0;
+	for (p = body; *p; p++) {
+		if ((q = skip_literal(p)) != p) {
+			if (!q)
+				return -1;
+			p = q;
+			continue;
+		}
+		if (p > body && ident_char(p[-1]))
+			continue;
+		if (starts(p, "stp_error(c, ") ||
+		    (starts(p, "c->error") && !ident_char(p[8])))
+			return -1;
+		if (starts(p, ACTION_IN)) {
+			char *end;
+			long k = strtol(p + strlen(ACTION_IN), &end, 10);
+			if (end == p + strlen(ACTION_IN) || *end != ',' ||
+			    k < 0 || n > LONG_MAX - k)
+				return -1;
+			n += k;
+			p = end;
+		}
+	}
+	return n;
+}
+
+const char *hit_mode(const struct derived_probe *d)
+{
+	static char buf[80];
+	if (!d->light)
+		return "0";
+	if (!d->light_bound)
+		return "STP_HIT_LIGHT";
+	snprintf(buf, sizeof(buf), "STP_HIT_LIGHT | "
+		 "(%d <= MAXACTION ? STP_HIT_NOERR : 0)", d->light_bound - 1);
+	return buf;
+}
+
 void light_actions(struct strbuf *body)
 {
 	char *text = strbuf_detach(body);
@@ -232,7 +277,7 @@ void light_actions(struct strbuf *body)
 			p = q;
 		} else if (starts(p, ACTION_CALL) &&
 			   (p == text || !ident_char(p[-1]))) {
-			strbuf_add(body, "stp_action_in(c, &actions, ");
+			strbuf_add(body, ACTION_IN);
 			p += strlen(ACTION_CALL) - 1;
 		} else {
 			strbuf_addc(body, *p);

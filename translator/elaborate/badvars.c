@@ -22,6 +22,7 @@
 /* ---- which locals are read ---- */
 
 struct reads {
+	const struct session *s;
 	struct vec syms;           /* struct sym *: locals read */
 	struct vec dead;           /* struct stmt *: found dead so far */
 };
@@ -151,8 +152,8 @@ static int dead(const struct stmt *st, const struct reads *r)
 	if (e->kind == E_ASSIGN && e->op == OP_NONE && e->a &&
 	    e->a->kind == E_SYM && e->a->sym &&
 	    e->a->sym->kind == SYM_LOCAL && !was_read(r, e->a->sym))
-		return !expr_has_side_effects(e->b);
-	return !expr_has_side_effects(e);
+		return !expr_has_side_effects(r->s, st, e->b);
+	return !expr_has_side_effects(r->s, st, e);
 }
 
 /* find_dead - add the dead statements of @st not found yet to r->dead;
@@ -178,7 +179,7 @@ static int find_dead(struct stmt *st, struct reads *r)
  * those holding a target expression that cannot be resolved */
 static void drop_dead(struct probe_ctx *c)
 {
-	struct reads r = {0};
+	struct reads r = { .s = c->s };
 	do {
 		r.syms.n = 0;
 		mark_reads_live(&r, c->p->body);

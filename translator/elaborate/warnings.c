@@ -130,18 +130,16 @@ void elide_unused(struct session *s)
 	s->globals.n = n;
 }
 
-static int function_pure(struct functiondecl *fn);
-
-/* Whether an expression's possible run-time error (a division by zero,
- * a fault or STAP_ERROR of embedded C) counts as an effect: in the
- * user's script, where `try { x = kernel_long(0) } catch` must catch and
- * `y = 10 / x` must stop the run; not in tapsets, whose aliases' unused
- * variables are elided with their reads, as SystemTap does. */
-static int errors_are_effects;
+static int function_pure(struct functiondecl *fn, int errs);
 
 /* effects - does @e change anything but the locals and parameters of the
- * body it is in (when @local_writes) or anything at all? */
-static int effects(const struct expr *e, int local_writes)
+ * body it is in (when @local_writes) or anything at all?  With @errs, a
+ * possible run-time error (a division by zero, a fault or STAP_ERROR of
+ * embedded C) counts as one: a statement of the user's script, where
+ * `try { x = kernel_long(0) } catch` must catch and `y = 10 / x` must
+ * stop the run (errors_count); not of a tapset, whose aliases' unused
+ * variables are elided with their reads, as SystemTap does. */
+static int effects(const struct expr *e, int local_writes, int errs)
 {
 	int i;
 	if (!e)
@@ -166,7 +164,7 @@ static int effects(const struct expr *e, int local_writes)
 	case E_BINARY:
 		/* a division's run-time error "division by zero" is an
 		 * effect, as the statistics' "empty aggregate" above */
-		if (errors_are_effects && (e->op == OP_DIV || e->op == OP_MOD) &&
+		if (errs && (e->op == OP_DIV || e->op == OP_MOD) &&
 		    !(e->b && e->b->kind == E_NUM && e->b->num != 0))
 			return 1;
 		break;
@@ -180,11 +178,11 @@ static int effects(const struct expr *e, int local_writes)
 			return 1;       /* overloads: see overload_chain */
 		if (e->func->embedded_c) {
 			if (!strstr(e->func->embedded_c, "/* pure */") ||
-			    (errors_are_effects &&
+			    (errs &&
 			     (strstr(e->func->embedded_c, "STAP_LOC") ||
 			      strstr(e->func->embedded_c, "STAP_ERROR"))))
 				return 1;
-		} else if (!function_pure(e->func))
+		} else if (!function_pure(e->func, errs))
 			return 1;
 		break;
 	case E_PRINT:
@@ -194,28 +192,37 @@ static int effects(const struct expr *e, int local_writes)
 	default:
 		break;
 	}
-	if (effects(e->a, local_writes) || effects(e->b, local_writes) ||
-	    effects(e->c, local_writes))
+	if (effects(e->a, local_writes, errs) ||
+	    effects(e->b, local_writes, errs) ||
+	    effects(e->c, local_writes, errs))
 		return 1;
 	for (i = 0; i < e->args.n; i++)
-		if (effects(e->args.items[i], local_writes))
+		if (effects(e->args.items[i], local_writes, errs))
 			return 1;
 	for (i = 0; i < e->components.n; i++) {
 		const struct target_component *c = e->components.items[i];
-		if (effects(c->index, local_writes))
+		if (effects(c->index, local_writes, errs))
 			return 1;
 	}
 	return 0;
 }
 
-int expr_has_side_effects(const struct expr *e)
+/* errors_count - whether run-time errors are effects in the statement
+ * at @l (effects' @errs): in the user's script */
+static int errors_count(const struct session *s, const struct source_loc *l)
 {
-	return effects(e, 0);
+	return in_user_file(s, l);
+}
+
+int expr_has_side_effects(const struct session *s, const struct stmt *st,
+			  const struct expr *e)
+{
+	return effects(e, 0, errors_count(s, &st->loc));
 }
 
 /* stmt_pure - @st changes nothing but locals and leaves the probe only
- * by returning (no next, no delete, no output) */
-static int stmt_pure(const struct stmt *st)
+ * by returning (no next, no delete, no output); @errs as effects' */
+static int stmt_pure(const struct stmt *st, int errs)
 {
 	int i;
 	if (!st)
@@ -225,30 +232,33 @@ static int stmt_pure(const struct stmt *st)
 	case S_DELETE:
 		return 0;
 	case S_FOREACH:
-		if (effects(st->limit, 1))
+		if (effects(st->limit, 1, errs))
 			return 0;
 		for (int i = 0; i < st->slice.n; i++)
-			if (effects(st->slice.items[i], 1))
+			if (effects(st->slice.items[i], 1, errs))
 				return 0;
 		break;
 	default:
 		break;
 	}
 	for (i = 0; i < st->stmts.n; i++)
-		if (!stmt_pure(st->stmts.items[i]))
+		if (!stmt_pure(st->stmts.items[i], errs))
 			return 0;
-	return !effects(st->e, 1) && !effects(st->init, 1) &&
-	       !effects(st->step, 1) && stmt_pure(st->body) &&
-	       stmt_pure(st->els);
+	return !effects(st->e, 1, errs) && !effects(st->init, 1, errs) &&
+	       !effects(st->step, 1, errs) && stmt_pure(st->body, errs) &&
+	       stmt_pure(st->els, errs);
 }
 
-static int function_pure(struct functiondecl *fn)
+/* function_pure - a call of @fn changes nothing outside it (@errs as
+ * effects': its errors count as the caller's statement's would) */
+static int function_pure(struct functiondecl *fn, int errs)
 {
-	if (fn->purity == 0) {
-		fn->purity = 3;           /* recursion: assume not */
-		fn->purity = stmt_pure(fn->body) ? 1 : 2;
+	int *p = &fn->purity[!!errs];
+	if (*p == 0) {
+		*p = 3;                   /* recursion: assume not */
+		*p = stmt_pure(fn->body, errs) ? 1 : 2;
 	}
-	return fn->purity == 1;
+	return *p == 1;
 }
 
 /* ---- dead code, before type inference ----
@@ -335,9 +345,8 @@ static int elide_dead(struct session *s, struct stmt *st)
 	int i, n = 0;
 	if (!st)
 		return 0;
-	errors_are_effects = in_user_file(s, &st->loc);
 	if (st->kind == S_EXPR && dead_store(st->e)) {
-		if (expr_has_side_effects(st->e->b)) {
+		if (expr_has_side_effects(s, st, st->e->b)) {
 			st->e = st->e->b;
 		} else {
 			st->kind = S_NULL;
@@ -345,7 +354,7 @@ static int elide_dead(struct session *s, struct stmt *st)
 		}
 		return 1;
 	}
-	if (st->kind == S_EXPR && !expr_has_side_effects(st->e)) {
+	if (st->kind == S_EXPR && !expr_has_side_effects(s, st, st->e)) {
 		if (in_user_file(s, &st->loc))
 			diag_warning(&st->loc, "eliding statement without "
 				     "side effects");
@@ -357,9 +366,8 @@ static int elide_dead(struct session *s, struct stmt *st)
 		n += elide_dead(s, st->stmts.items[i]);
 	n += elide_dead(s, st->body);
 	n += elide_dead(s, st->els);
-	errors_are_effects = in_user_file(s, &st->loc);
 	if (st->kind == S_IF && empty_stmt(st->body) && empty_stmt(st->els) &&
-	    !expr_has_side_effects(st->e)) {
+	    !expr_has_side_effects(s, st, st->e)) {
 		st->kind = S_NULL;
 		st->e = NULL;
 		n++;
@@ -424,7 +432,8 @@ static void drop_unused_locals(struct stmt *body, struct vec *locals)
 	locals->n = n;
 }
 
-/* call_one - push the function @e calls when it is not marked yet */
+/* call_one - push the function @e calls when it is not reachable yet
+ * (marking it so) */
 static void call_one(void *arg, struct expr *e, int *skip)
 {
 	struct vec callees = {0};
@@ -435,8 +444,8 @@ static void call_one(void *arg, struct expr *e, int *skip)
 	push_callees(&callees, e);
 	for (i = 0; i < callees.n; i++) {
 		struct functiondecl *fn = callees.items[i];
-		if (fn->purity != 4) {
-			fn->purity = 4;     /* marked: restored below */
+		if (!fn->reachable) {
+			fn->reachable = 1;
 			vec_push(arg, fn);
 		}
 	}
@@ -448,9 +457,9 @@ static void call_one(void *arg, struct expr *e, int *skip)
 static void drop_uncalled(struct session *s)
 {
 	struct vec work = {0};
-	int i, n, *saved = xcalloc(s->functions.n + 1, sizeof(int));
-	for (i = 0; i < s->functions.n; i++)
-		saved[i] = ((struct functiondecl *)s->functions.items[i])->purity;
+	int i, n;
+	for (i = 0; i < s->functions.n; i++)   /* anew, from the kept code */
+		((struct functiondecl *)s->functions.items[i])->reachable = 0;
 	for (i = 0; i < s->probes.n; i++)
 		ast_walk_stmt(((struct probe *)s->probes.items[i])->body,
 			      call_one, &work);
@@ -460,9 +469,7 @@ static void drop_uncalled(struct session *s)
 	}
 	for (i = n = 0; i < s->functions.n; i++) {
 		struct functiondecl *fn = s->functions.items[i];
-		int called = fn->purity == 4;
-		fn->purity = saved[i];
-		if (called)
+		if (fn->reachable)
 			s->functions.items[n++] = fn;
 		else if (in_user_file(s, &fn->loc))
 			diag_warning(&fn->loc, "eliding unused function '%s'",
@@ -470,7 +477,6 @@ static void drop_uncalled(struct session *s)
 	}
 	s->functions.n = n;
 	free(work.items);
-	free(saved);
 }
 
 /* drop_dead_globals - the globals no kept code uses any more */
@@ -526,7 +532,7 @@ static void warn_statements(struct session *s, struct stmt *st)
 	if (!st)
 		return;
 	if (st->kind == S_EXPR && in_user_file(s, &st->loc) &&
-	    !expr_has_side_effects(st->e)) {
+	    !expr_has_side_effects(s, st, st->e)) {
 		diag_warning(&st->loc, "statement without side effects");
 		return;
 	}

@@ -23,9 +23,12 @@ void elide_dead_code(struct session *s);
  * without side effects (kept). */
 void warn_and_elide(struct session *s);
 
-/* expr_has_side_effects - 1 if evaluating @e may change state or output
- * (assignments, ++/--, <<<, printing, calls but to embedded-C functions
- * marked pure), else 0. */
-int expr_has_side_effects(const struct expr *e);
+/* expr_has_side_effects - 1 if evaluating @e, of statement @st, may
+ * change state or output (assignments, ++/--, <<<, printing, calls but
+ * to embedded-C functions marked pure), or, when @st is of the user's
+ * script (not a tapset), end the probe with a run-time error (a division,
+ * a fault, STAP_ERROR); else 0. */
+int expr_has_side_effects(const struct session *s, const struct stmt *st,
+			  const struct expr *e);
 
 #endif

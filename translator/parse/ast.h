@@ -244,7 +244,8 @@ struct functiondecl {
 	int used;                  /* resolved (called from somewhere) */
 	int reachable;             /* called, directly or not, from a probe */
 	struct source_loc ret_loc; /* where the return type was settled */
-	int purity;                /* warnings.c: 0 unknown, 1 pure (no effect
+	int purity[2];             /* warnings.c, [1]: run-time errors count
+	                            * as effects: 0 unknown, 1 pure (no effect
 	                            * outside its own locals), 2 not, 3 being
 	                            * decided */
 };
