@@ -71,10 +71,13 @@ static char *replace(const char *s, const char *from, const char *to)
 }
 
 /* cmd_of - the command kbuild .cmd file @path records ("cmd_X := CMD"),
- * with make's escapes ($$, $(pound)) undone; NULL if none.  @path (heap)
- * is freed. */
+ * with make's escapes ($$, $(pound)) undone and the front end that
+ * answered kbuild's compiler checks (kbuild_cc.c: "DIR/stap-kbuild-cc
+ * gcc ...") left out: the compiler's own command; NULL if none.  @path
+ * (heap) is freed. */
 static char *cmd_of(char *path)
 {
+	static const char front[] = "/stap-kbuild-cc ";
 	char *text = read_file(path, NULL), *p, *e, *a, *b;
 	free(path);
 	if (!text)
@@ -88,6 +91,10 @@ static char *cmd_of(char *path)
 	p += 4;
 	e = p + strcspn(p, "\n");
 	*e = '\0';
+	a = p + strcspn(p, " ");         /* the first word */
+	if (a - p >= (int)sizeof(front) - 2 &&
+	    !strncmp(a - (sizeof(front) - 2), front, sizeof(front) - 1))
+		p = a + 1;
 	a = replace(p, "$(pound)", "#");
 	b = replace(a, "$$", "$");
 	free(a);

@@ -543,8 +543,48 @@ static int try_fastbuild(struct session *s, const char *cache,
 	return rc;
 }
 
-/* run_make - run make with output into LOG; returns its exit status. */
-static int run_make(char **argv, const char *log)
+/* checks_cc - the make variable CC="stap-kbuild-cc GCC" (heap) that has
+ * kbuild's compiler feature checks remembered across builds
+ * (kbuild_cc.c), and in *@dir where (heap).  GCC is the compiler that
+ * built the kernel (kbuild_compiler_id's): gcc-12 for Debian's 6.1, and
+ * for its 6.12 x86_64-linux-gnu-gcc-12, the program gcc-12 names, which
+ * kbuild would run.  NULL when the build names its own compiler (-B CC=,
+ * LLVM=, CROSS_COMPILE=, Debian's ccache), the kernel was not built by
+ * gcc, or there is no cache or no stap-kbuild-cc. */
+static char *checks_cc(struct session *s, char **dir)
+{
+	static const char *const own[] = { "CC=", "LLVM=", "CROSS_COMPILE=",
+					   "HOSTCC=", NULL };
+	char *front = xasprintf("%s/stap-kbuild-cc", PKGLIBEXECDIR), *id = NULL;
+	char *c;
+	int i, j;
+	*dir = NULL;
+	for (i = 0; i < s->make_vars.n; i++)
+		for (j = 0; own[j]; j++)
+			if (!strncmp(s->make_vars.items[i], own[j],
+				     strlen(own[j])))
+				goto none;
+	id = kbuild_compiler_id(s->kernel_build);
+	id[strcspn(id, " ")] = '\0';     /* its name */
+	if (!strstr(id, "gcc") || access(front, X_OK) != 0 ||
+	    getenv("STAP_NO_RUNTIME_CACHE") ||
+	    getenv("DEBIAN_KERNEL_USE_CCACHE") || !(c = cache_dir()))
+		goto none;
+	*dir = xasprintf("%s/kbuild-cc", c);
+	free(c);
+	c = xasprintf("CC=%s %s", front, id);
+	free(front);
+	free(id);
+	return c;
+none:
+	free(id);
+	free(front);
+	return NULL;
+}
+
+/* run_make - run make with output into LOG, with STAP_KBUILD_CC_CACHE
+ * set to @checks (or not, NULL); returns its exit status. */
+static int run_make(char **argv, const char *log, const char *checks)
 {
 	pid_t pid = fork();
 	int st;
@@ -557,6 +597,8 @@ static int run_make(char **argv, const char *log)
 			dup2(fd, 2);
 			close(fd);
 		}
+		if (checks)
+			setenv("STAP_KBUILD_CC_CACHE", checks, 1);
 		execvp(argv[0], argv);
 		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -570,6 +612,7 @@ int kbuild_module(struct session *s, const char *csource, char **ko)
 {
 	struct strbuf mk = {0}, objs = {0};
 	char *dir = s->tmpdir, *p, *log, *out, *cache, *kcaps_rule = NULL;
+	char *cc, *checks;
 	char *found;
 	struct vec argv = {0};
 	struct stat st;
@@ -689,11 +732,18 @@ int kbuild_module(struct session *s, const char *csource, char **ko)
 	vec_push(&argv, (char *)s->kernel_build);
 	vec_push(&argv, p = xasprintf("M=%s", dir));
 	vec_push(&argv, "-j2");
+	cc = checks_cc(s, &checks);
+	if (cc) {
+		vec_push(&argv, cc);
+		mkdir_p(checks);
+	}
 	for (i = 0; i < s->make_vars.n; i++)   /* -B NAME=VAL */
 		vec_push(&argv, s->make_vars.items[i]);
 	vec_push(&argv, "modules");
 	vec_push(&argv, NULL);
-	rc = run_make((char **)argv.items, log);
+	rc = run_make((char **)argv.items, log, checks);
+	free(cc);
+	free(checks);
 	free(p);
 	free(argv.items);
 	/* what the kernel lacks, if anything, before the compiler's messages

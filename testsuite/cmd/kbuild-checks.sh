@@ -1,0 +1,51 @@
+# kbuild's compiler feature checks (cc-option and the like, some thirty
+# compiler runs before the first compile) are answered once per compiler
+# and command line (translator/build/kbuild_cc.c, stap-kbuild-cc): a first
+# build for a kernel whose checks an earlier build asked (another build of
+# one kernel line, or this kernel with its runtime cache gone) runs none of
+# them and compiles with the same flags; a compiler that changed asks
+# again.  The compiler kbuild runs (the kernel's: gcc-12 on Debian 12)
+# is one first on $PATH that logs its runs; the checks counted are those
+# on an empty input (/dev/null): the two that compile a program of their
+# own from stdin run every time.
+KVER=6.1.0-56-cloud-amd64
+export SYSTEMTAP_DIR=$PWD/stapdir
+cc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\([^ "]*\).*/\1/p' "/lib/modules/$KVER/build/.config")
+real=$(command -v "$cc")
+mkdir -p bin
+printf '#!/bin/sh\necho "$*" >> %s/gcc.log\nexec %s "$@"\n' "$PWD" "$real" > "bin/$cc"
+chmod +x "bin/$cc"
+export PATH=$PWD/bin:$PATH
+fail() { echo "kbuild-checks: $*"; exit 1; }
+# build N: a first build for the kernel (the runtime cache emptied; a
+# script of its own: no module cache hit), kept (-k) in directory dN;
+# the checks the compiler ran into checksN
+build() {
+    rm -rf stapdir/cache/runtime gcc.log
+    "$STAP" -r "$KVER" -p4 -k -m hello_checks \
+        -e "probe begin { println(\"hello $1\"); exit() }" > /dev/null 2> err$1 ||
+        { cat err$1; fail "build $1 failed"; }
+    local n dir
+    n=$(grep -c ' /dev/null .*/\.tmp_[0-9]*/' gcc.log) || :
+    dir=$(sed -n 's/^Keeping temporary directory "\(.*\)"$/\1/p' err$1)
+    eval "checks$1=\$n d$1=\$dir"
+}
+# cmd DIR: the command that compiled the script's C, DIR left out
+cmd() { head -1 "$1/gen/.script.o.cmd" | sed "s|$1|DIR|g"; }
+
+build 1
+[ "$checks1" -ge 20 ] || fail "the first build ran $checks1 checks, expected 20 or more"
+kept=$(ls stapdir/cache/kbuild-cc | wc -l)
+[ "$kept" = "$checks1" ] || fail "$checks1 checks ran, $kept answers kept"
+grep -q "stap-kbuild-cc $cc " "$d1/gen/.script.o.cmd" ||
+    fail "kbuild did not compile through stap-kbuild-cc"
+build 2
+[ "$checks2" = 0 ] || fail "the second build ran $checks2 checks, expected none"
+[ "$(cmd "$d1")" = "$(cmd "$d2")" ] || fail "the flags differ: $(diff <(cmd "$d1") <(cmd "$d2"))"
+touch -d '2001-01-01' "bin/$cc"     # another compiler: asked again
+build 3
+[ "$checks3" = "$checks1" ] ||
+    fail "after the compiler changed: $checks3 checks, expected $checks1"
+[ "$(cmd "$d1")" = "$(cmd "$d3")" ] || fail "the flags differ after the compiler changed"
+rm -rf "$d1" "$d2" "$d3"
+exit 0
