@@ -8,7 +8,27 @@
 #include "stp_hit.h"
 
 DEFINE_PER_CPU(struct stp_cpu *, stp_cpu_ptr);
-DEFINE_PER_CPU(unsigned long, stp_busy);
+DEFINE_PER_CPU(union stp_cpu_gate, stp_cpu_gate) = { .closed = 1 };
+
+void stp_gate_publish(void)
+{
+	const union stp_gate run = {
+		.state = ATOMIC_INIT(STP_STATE_RUNNING),
+		.exit_requested = ATOMIC_INIT(0),
+	};
+	u64 w;
+	int cpu;
+
+	do {
+		w = READ_ONCE(stp_gate.word);
+		for_each_possible_cpu(cpu)
+			WRITE_ONCE(per_cpu(stp_cpu_gate, cpu).closed,
+				   w != run.word);
+		/* our copies before the second look: a change we missed is
+		 * seen there (its writer copies after it changes) */
+		smp_mb();
+	} while (READ_ONCE(stp_gate.word) != w);
+}
 
 /* The deferred hits of each CPU (stp_defer), oldest first: touched by
  * this CPU only, with interrupts off. */

@@ -28,7 +28,7 @@ static int stp_kset_fprobe_entry(struct fprobe *fp, unsigned long ip,
 	*(int *)data = 0;
 	if (!s->p->entry_handler)
 		return 0;
-	if (unlikely(in_nmi() || this_cpu_read(stp_busy))) {
+	if (unlikely(in_nmi() || this_cpu_read(stp_cpu_gate.busy))) {
 		this_cpu_inc(stp_kset_missed);
 		return 0;
 	}
@@ -47,7 +47,7 @@ static void stp_kset_fprobe_exit(struct fprobe *fp, unsigned long ip,
 
 	if (s->p->entry_handler && *(int *)data != 1)
 		return;         /* no entry values (see stp_kretprobe_fn) */
-	if (unlikely(in_nmi() || this_cpu_read(stp_busy))) {
+	if (unlikely(in_nmi() || this_cpu_read(stp_cpu_gate.busy))) {
 		this_cpu_inc(stp_kset_missed);
 		return;
 	}

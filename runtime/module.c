@@ -17,6 +17,14 @@ atomic_t stp_error_exit = ATOMIC_INIT(0);
 
 static DEFINE_MUTEX(stp_session_mutex);
 
+/* stp_set_state - move the session to @state (enum stp_state) and tell
+ * every CPU's copy of the gate.  Context: stp_session_mutex held. */
+static void stp_set_state(int state)
+{
+	atomic_set(&stp_session_state, state);
+	stp_gate_publish();
+}
+
 int stp_session_start(void)
 {
 	int rc = 0;
@@ -26,14 +34,14 @@ int stp_session_start(void)
 		rc = -EALREADY;
 		goto out;
 	}
-	atomic_set(&stp_session_state, STP_STATE_STARTING);
+	stp_set_state(STP_STATE_STARTING);
 	rc = stp_probes_register();
 	if (rc) {
-		atomic_set(&stp_session_state, STP_STATE_STOPPED);
+		stp_set_state(STP_STATE_STOPPED);
 		goto out;
 	}
 	stp_run_kind(STP_PROBE_BEGIN, STP_STATE_STARTING);
-	atomic_set(&stp_session_state, STP_STATE_RUNNING);
+	stp_set_state(STP_STATE_RUNNING);
 	stp_uprocess_existing();        /* .begin of what already runs */
 out:
 	mutex_unlock(&stp_session_mutex);
@@ -47,7 +55,7 @@ void stp_session_stop(int run_end)
 	mutex_lock(&stp_session_mutex);
 	was = atomic_read(&stp_session_state);
 	if (was == STP_STATE_STARTING || was == STP_STATE_RUNNING) {
-		atomic_set(&stp_session_state, STP_STATE_STOPPING);
+		stp_set_state(STP_STATE_STOPPING);
 		smp_mb();
 		stp_probes_unregister();
 		if (run_end && !stp_abort_requested_p()) {
@@ -61,7 +69,7 @@ void stp_session_stop(int run_end)
 		if (run_end)
 			stp_timing_report();     /* -t */
 	}
-	atomic_set(&stp_session_state, STP_STATE_STOPPED);
+	stp_set_state(STP_STATE_STOPPED);
 	if (run_end) {
 		struct stp_msg_exit ex = {
 			.status = 0,

@@ -42,9 +42,21 @@ struct stp_probe_rt {
 /* This CPU's stp_cpu (context.c; NULL until stp_contexts_alloc): one
  * per-CPU load on the hit path. */
 DECLARE_PER_CPU(struct stp_cpu *, stp_cpu_ptr);
-/* 1 while a hit owns this CPU's stp_cpu (context.c); only this CPU
- * touches it (its interrupts and NMIs included). */
-DECLARE_PER_CPU(unsigned long, stp_busy);
+/* This CPU's two tests of a hit in one word (context.c), so that a hit
+ * that cannot fail (STP_HIT_NOERR) makes both with one load: @busy, 1
+ * while a hit owns this CPU's stp_cpu, written by this CPU only (its
+ * interrupts and NMIs included); @closed, 0 only while the run's gate
+ * lets the run's hits through (state RUNNING, no exit requested), a copy
+ * of stp_gate that stp_gate_publish() writes on every CPU.  (Bytes of
+ * their own: the two writers never write each other's.) */
+union stp_cpu_gate {
+	struct {
+		u8 busy;
+		u8 closed;
+	};
+	u16 word;
+};
+DECLARE_PER_CPU(union stp_cpu_gate, stp_cpu_gate);
 
 /* stp_hit_finish - the end of a hit whose handler recorded an error or
  * printed: report/flush (context.c, out of line: rare or slow anyway). */
@@ -111,9 +123,8 @@ DECLARE_PER_CPU(unsigned long, stp_kset_missed);
  * found that @handler cannot record an error either (it names none, and
  * runs at most MAXACTION statements): a hit of the run (@want RUNNING)
  * then touches nothing of this CPU's context and does not claim it
- * (without -t, whose counts are the context's), so that it costs two
- * loads past ftrace's or kprobes' own guards: the run's gate and the
- * busy test.
+ * (without -t, whose counts are the context's), so that it costs one
+ * load past ftrace's or kprobes' own guards: this CPU's stp_cpu_gate.
  * Context: preemption disabled by the caller (the kernel does it for
  * kprobe and kretprobe handlers; stp_run_common does it for the others,
  * so that stp_wait_probes_idle()'s grace period covers every hit);
@@ -132,6 +143,19 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 	struct stp_context *c;
 	cycles_t t0 = 0;           /* -t: the hit's start */
 
+#ifndef STP_TIMING
+	if ((mode & STP_HIT_NOERR) && light && want == STP_STATE_RUNNING &&
+	    likely(!this_cpu_read(stp_cpu_gate.word))) {
+		/* the run's gate open and this CPU's context free, in one
+		 * load; nothing of the context to claim: the handler cannot
+		 * reach it (the error path the compiler keeps is never
+		 * taken), and a hit that comes meanwhile, from an
+		 * interrupt, runs as it would after this one.  Otherwise
+		 * the tests below sort it out. */
+		handler(&__this_cpu_read(stp_cpu_ptr)->ctx);
+		return;
+	}
+#endif
 	/* After exit() (or too many errors) only end probes run, as in
 	 * SystemTap: the run is already stopping.  Both tests in one load,
 	 * compared with a constant. */
@@ -155,7 +179,7 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 	/* Test and set need no atomic instruction: whatever interrupts
 	 * this CPU between them (an NMI included) has run to its end, and
 	 * released busy, before we go on. */
-	if (unlikely(this_cpu_read(stp_busy))) {
+	if (unlikely(this_cpu_read(stp_cpu_gate.busy))) {
 		/* a probe hit inside a probe hit on this CPU: a timer's
 		 * runs when that one ends, others are skipped */
 		if (mode & STP_HIT_MISS) {
@@ -170,17 +194,7 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 		stp_check_skipped();
 		return;
 	}
-#ifndef STP_TIMING
-	if ((mode & STP_HIT_NOERR) && light && want == STP_STATE_RUNNING) {
-		/* nothing of this CPU's context to claim: the handler
-		 * cannot reach it (the error path the compiler keeps is
-		 * never taken), and a hit that comes meanwhile, from an
-		 * interrupt, runs as it would after this one */
-		handler(&__this_cpu_read(stp_cpu_ptr)->ctx);
-		return;
-	}
-#endif
-	this_cpu_write(stp_busy, 1);
+	this_cpu_write(stp_cpu_gate.busy, 1);
 	barrier();          /* the claim before the hit's stores */
 	sc = this_cpu_read(stp_cpu_ptr);
 	c = &sc->ctx;
@@ -216,7 +230,7 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 		stp_hit_finish(sc, p);
 	STP_TIMING_END(sc, p, handler, t0);
 	barrier();          /* the hit's stores before the release */
-	this_cpu_write(stp_busy, 0);
+	this_cpu_write(stp_cpu_gate.busy, 0);
 	barrier();          /* the release before the look at the queue: a
 	                     * tick after it runs by itself */
 	if (unlikely(this_cpu_read(stp_ndeferred)))

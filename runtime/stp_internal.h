@@ -29,6 +29,16 @@ union stp_gate {
 extern union stp_gate stp_gate;
 #define stp_session_state (stp_gate.state)
 #define stp_exit_requested (stp_gate.exit_requested)
+
+/* stp_gate_publish - after a change of stp_gate, copy whether it is open
+ * to the run's hits (RUNNING, no exit requested) into every CPU's
+ * stp_cpu_gate (stp_hit.h), which the lightest hits read instead.
+ * Callers that race leave the copies as the gate is after the last
+ * change: each goes again when the gate changed while it wrote.  A hit
+ * on another CPU may still pass for as long as the copying takes, as it
+ * may pass the gate itself just before the change.  Context: any (a
+ * handler's exit() too); does not sleep, takes no lock (context.c). */
+void stp_gate_publish(void);
 extern atomic_t stp_errors;        /* probe hits that ended in an error */
 extern atomic_t stp_skipped;       /* probe hits not run */
 extern atomic_t stp_skipped_reentrant; /* of which: a hit inside a hit */

@@ -233,7 +233,8 @@ void stp_warn(const char *fmt, ...)
  */
 void stp_request_exit(void)
 {
-	atomic_cmpxchg(&stp_exit_requested, 0, 1);
+	if (atomic_cmpxchg(&stp_exit_requested, 0, 1) == 0)
+		stp_gate_publish();
 }
 
 /* abort(): set once, never cleared; the end probes are skipped. */
