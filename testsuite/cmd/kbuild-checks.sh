@@ -6,8 +6,10 @@
 # them and compiles with the same flags; a compiler that changed asks
 # again.  The compiler kbuild runs (the kernel's: gcc-12 on Debian 12)
 # is one first on $PATH that logs its runs; the checks counted are those
-# on an empty input (/dev/null): the two that compile a program of their
-# own from stdin run every time.
+# on an empty input (/dev/null).  The one check that compiles from stdin
+# (gcov's prefer-atomic, two compiles) is not asked at all: kbuild.c
+# gives kbuild no gcov flags.  A kernel update changes the kernel tree's
+# path in -fmacro-prefix-map, which the answers do not depend on.
 KVER=6.1.0-56-cloud-amd64
 export SYSTEMTAP_DIR=$PWD/stapdir
 cc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\([^ "]*\).*/\1/p' "/lib/modules/$KVER/build/.config")
@@ -39,8 +41,20 @@ kept=$(ls stapdir/cache/kbuild-cc | wc -l)
 [ "$kept" = "$checks1" ] || fail "$checks1 checks ran, $kept answers kept"
 grep -q "stap-kbuild-cc $cc " "$d1/gen/.script.o.cmd" ||
     fail "kbuild did not compile through stap-kbuild-cc"
+! grep -q -- ' -x c - ' gcc.log || fail "a check compiled from stdin: $(grep -- ' -x c - ' gcc.log)"
 build 2
 [ "$checks2" = 0 ] || fail "the second build ran $checks2 checks, expected none"
+# a check asked with another kernel tree's path map is known
+front=$(grep -o '[^ ]*/stap-kbuild-cc' "$d1/gen/.script.o.cmd" | head -1)
+mkdir -p .tmp_1 .tmp_2
+map() {
+    STAP_KBUILD_CC_CACHE=$PWD/stapdir/cache/kbuild-cc "$front" "$cc" -Werror \
+        "-fmacro-prefix-map=$1=" -c -x c /dev/null -o "$PWD/.tmp_$2/tmp.o"
+}
+rm -f gcc.log
+map /usr/src/linux-headers-6.1.0-56-common/ 1 || fail "a path map check failed"
+map /usr/src/linux-headers-6.1.0-99-common/ 2 || fail "a path map check failed"
+[ "$(wc -l < gcc.log)" = 1 ] || fail "a path map's check ran $(wc -l < gcc.log) times, expected once"
 [ "$(cmd "$d1")" = "$(cmd "$d2")" ] || fail "the flags differ: $(diff <(cmd "$d1") <(cmd "$d2"))"
 touch -d '2001-01-01' "bin/$cc"     # another compiler: asked again
 build 3

@@ -13,7 +13,8 @@
  * it: a command of try-run's shape (input /dev/null, output in a
  * DIR/.tmp_PID/ directory, nothing read from other files) is looked up in
  * a directory of answers by its text (DIR and PID left out: the build's
- * own) and the compiler's and assembler's identity (path, size, mtime,
+ * own; so are the paths of -fmacro-prefix-map and its kin, the kernel
+ * tree's) and the compiler's and assembler's identity (path, size, mtime,
  * inode); a hit gives the status and output file a run gave, a miss runs
  * the compiler and records them.  Only entries the user owns, in a
  * directory only the user may write, are used.  Every other
@@ -36,7 +37,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define ENTRY_MAGIC "stap-kbuild-cc 1\n"
+#define ENTRY_MAGIC "stap-kbuild-cc 2\n"
 
 /* the environment variables that change what gcc does (gcc(1)) */
 static const char *const gcc_env[] = {
@@ -179,6 +180,25 @@ static int lookup(const char *dir, const char *name, const char *key,
 	return status;
 }
 
+/* path_map - the length of @arg's option name when @arg maps paths
+ * (-fmacro-prefix-map=OLD=NEW and its kin), else 0.  Its paths are the
+ * kernel tree's (kbuild adds -fmacro-prefix-map=$(srctree)/=, which a
+ * kernel update changes) and change nothing on an empty input, so the
+ * key keeps only the option: a check asked for one kernel is known for
+ * the next one of the same flags. */
+static size_t path_map(const char *arg)
+{
+	static const char *const maps[] = { "-fmacro-prefix-map=",
+		"-ffile-prefix-map=", "-fdebug-prefix-map=", NULL };
+	int i;
+	for (i = 0; maps[i]; i++) {
+		size_t n = strlen(maps[i]);
+		if (!strncmp(arg, maps[i], n) && strchr(arg + n, '='))
+			return n;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = getenv("STAP_KBUILD_CC_CACHE"), *out, *pid_at;
@@ -201,7 +221,7 @@ int main(int argc, char **argv)
 		return 127;
 	}
 	/* the key: the tools' identity, then the command, the build's
-	 * directory and PID left out */
+	 * directory and PID and the mapped paths left out */
 	strbuf_add(&key, ENTRY_MAGIC);
 	add_identity(&key, argv[0]);
 	add_identity(&key, "as");
@@ -210,9 +230,13 @@ int main(int argc, char **argv)
 			strbuf_printf(&key, "%s=%s\n", gcc_env[i],
 				      getenv(gcc_env[i]));
 	for (i = 0; argv[i]; i++) {
+		size_t m = path_map(argv[i]);
 		if (argv[i] == out) {
 			strbuf_add(&key, "DIR/.tmp_PID");
 			strbuf_add(&key, pid_at + pid_len);
+		} else if (m) {
+			strbuf_addn(&key, argv[i], m);
+			strbuf_add(&key, "OLD=NEW");
 		} else {
 			strbuf_add(&key, argv[i]);
 		}
