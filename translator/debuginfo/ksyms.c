@@ -544,6 +544,27 @@ int ksyms_addr(struct ksyms *k, const char *name, uint64_t *addr)
 	return 0;
 }
 
+const char *ksyms_alias(struct ksyms *k, const char *name)
+{
+	struct ksym *y = find(k, name);
+	const char *best = NULL;
+	int lo = 0, hi = k->n, i;
+	if (!y || !y->func)
+		return NULL;
+	while (lo < hi) {        /* the first symbol at y's address */
+		int mid = (lo + hi) / 2;
+		if (k->syms[mid].addr < y->addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < k->n && k->syms[i].addr == y->addr; i++)
+		if (k->syms[i].func && strcmp(k->syms[i].name, name) &&
+		    (!best || strcmp(k->syms[i].name, best) < 0))
+			best = k->syms[i].name;
+	return best;
+}
+
 const char *ksyms_symbol_at(struct ksyms *k, uint64_t addr, uint64_t *off)
 {
 	struct ksym *y = func_at(k, addr);

@@ -27,6 +27,12 @@ struct ksyms *ksyms_for(struct session *s);
  * *@addr.  Returns 0, or -1 if there is no such symbol. */
 int ksyms_addr(struct ksyms *k, const char *name, uint64_t *addr);
 
+/* ksyms_alias - another function symbol at the address of function
+ * @name (the first by name), or NULL.  A kernel alias such as
+ * __x64_sys_getppid (SYSCALL_DEFINE0's, of __do_sys_getppid) has no DWARF
+ * of its own: its code is the other name's. */
+const char *ksyms_alias(struct ksyms *k, const char *name);
+
 /* ksyms_symbol_at - the function symbol containing link-time address
  * @addr, and @addr's offset from it; NULL if none. */
 const char *ksyms_symbol_at(struct ksyms *k, uint64_t addr, uint64_t *off);

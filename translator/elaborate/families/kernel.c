@@ -171,6 +171,29 @@ static int find_in_modules(struct session *s, struct dbg_provider *prov,
 	return r < 0 ? r : n;
 }
 
+/* find_alias - find_functions for @q under the name the kernel's symbol
+ * table gives q->func's address, when q->func (no wildcard) is a symbol
+ * DWARF does not know: an alias (__x64_sys_getppid of __do_sys_getppid,
+ * SYSCALL_DEFINE0's), whose parameters and code are its target's.
+ * Returns what find_functions does, 0 when there is no such alias. */
+static int find_alias(struct session *s, struct dbg_provider *prov,
+		      struct dbg_query *q, struct vec *found)
+{
+	const char *name = q->func, *alias;
+	struct ksyms *k;
+	int n;
+	if (!name || strpbrk(name, "*?[") || !(k = ksyms_for(s)) ||
+	    !(alias = ksyms_alias(k, name)))
+		return 0;
+	q->func = alias;
+	n = prov->find_functions(prov, q, found);
+	q->func = name;
+	if (n > 0 && stp_verbose > 1)
+		fprintf(stderr, "kernel.function(\"%s\"): an alias of %s\n",
+			name, alias);
+	return n;
+}
+
 /* match_kernel - kernel.* and module("M").* points */
 static int match_kernel(struct session *s, struct probe *p, struct probe_point *pp)
 {
@@ -271,6 +294,8 @@ static int match_kernel(struct session *s, struct probe *p, struct probe_point *
 	} else {
 		n = prov->find_functions(prov, &q, &found);
 	}
+	if (n == 0 && !q.module)
+		n = find_alias(s, prov, &q, &found);
 	if (n < 0)
 		return -1;
 	if (n == 0) {
