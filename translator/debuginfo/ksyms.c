@@ -546,22 +546,18 @@ int ksyms_addr(struct ksyms *k, const char *name, uint64_t *addr)
 
 const char *ksyms_alias(struct ksyms *k, const char *name)
 {
-	struct ksym *y = find(k, name);
+	struct ksym *y = find(k, name), *a;
 	const char *best = NULL;
-	int lo = 0, hi = k->n, i;
 	if (!y || !y->func)
 		return NULL;
-	while (lo < hi) {        /* the first symbol at y's address */
-		int mid = (lo + hi) / 2;
-		if (k->syms[mid].addr < y->addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (i = lo; i < k->n && k->syms[i].addr == y->addr; i++)
-		if (k->syms[i].func && strcmp(k->syms[i].name, name) &&
-		    (!best || strcmp(k->syms[i].name, best) < 0))
-			best = k->syms[i].name;
+	/* y is in syms, sorted by address: its neighbours of the same
+	 * address, on both sides */
+	for (a = y; a > k->syms && a[-1].addr == y->addr; a--)
+		;
+	for (; a < k->syms + k->n && a->addr == y->addr; a++)
+		if (a->func && strcmp(a->name, name) &&
+		    (!best || strcmp(a->name, best) < 0))
+			best = a->name;
 	return best;
 }
 
