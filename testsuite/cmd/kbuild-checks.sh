@@ -8,7 +8,9 @@
 # is one first on $PATH that logs its runs; the checks counted are those
 # on an empty input (/dev/null).  The one check that compiles from stdin
 # (gcov's prefer-atomic, two compiles) is not asked at all: kbuild.c
-# gives kbuild no gcov flags.  A kernel update changes the kernel tree's
+# gives kbuild no gcov flags, and each check runs in the one directory
+# stap made, without try-run's mkdir and rm (translator/build/tryrun.c),
+# with the flags kbuild's own try-run gives.  A kernel update changes the kernel tree's
 # path in -fmacro-prefix-map, which the answers do not depend on.
 KVER=6.1.0-56-cloud-amd64
 export SYSTEMTAP_DIR=$PWD/stapdir
@@ -42,10 +44,22 @@ kept=$(ls stapdir/cache/kbuild-cc | wc -l)
 grep -q "stap-kbuild-cc $cc " "$d1/gen/.script.o.cmd" ||
     fail "kbuild did not compile through stap-kbuild-cc"
 ! grep -q -- ' -x c - ' gcc.log || fail "a check compiled from stdin: $(grep -- ' -x c - ' gcc.log)"
+grep ' /dev/null ' gcc.log | grep -v "$d1/\.tmp_1/tmp" | grep -q . &&
+    fail "a check ran outside $d1/.tmp_1: $(grep ' /dev/null ' gcc.log | grep -v "$d1/\.tmp_1/tmp" | head -1)"
+# kbuild's own try-run (no TMPOUT, no try-run given) compiles the script
+# with the same flags
+front=$(grep -o '[^ ]*/stap-kbuild-cc' "$d1/gen/.script.o.cmd" | head -1)
+ours=$(cmd "$d1")
+rm -f "$d1/gen/script.o"
+STAP_KBUILD_CC_CACHE=$PWD/stapdir/cache/kbuild-cc make -C "/lib/modules/$KVER/build" \
+    M="$d1" "CC=$front $cc" CFLAGS_GCOV= modules > own.log 2>&1 ||
+    { tail own.log; fail "kbuild with its own try-run failed"; }
+[ -f "$d1/gen/script.o" ] || fail "kbuild with its own try-run did not compile the script"
+[ "$ours" = "$(cmd "$d1")" ] ||
+    fail "the flags differ from kbuild's own try-run's: $(diff <(echo "$ours") <(cmd "$d1"))"
 build 2
 [ "$checks2" = 0 ] || fail "the second build ran $checks2 checks, expected none"
 # a check asked with another kernel tree's path map is known
-front=$(grep -o '[^ ]*/stap-kbuild-cc' "$d1/gen/.script.o.cmd" | head -1)
 mkdir -p .tmp_1 .tmp_2
 map() {
     STAP_KBUILD_CC_CACHE=$PWD/stapdir/cache/kbuild-cc "$front" "$cc" -Werror \

@@ -12,6 +12,7 @@
 #include "kbuild.h"
 #include "fastbuild.h"
 #include "kcaps.h"
+#include "tryrun.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -617,7 +618,7 @@ int kbuild_module(struct session *s, const char *csource, char **ko)
 	struct vec argv = {0};
 	struct stat st;
 	struct rt_file *rt = NULL;
-	int i, rc, nrt, warm;
+	int i, rc, nrt, warm, tr_at, tr_n;
 
 	if (stat(s->kernel_build, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "stap: no kernel build tree at %s for kernel %s "
@@ -738,6 +739,9 @@ int kbuild_module(struct session *s, const char *csource, char **ko)
 	 * every build), which no cache can answer; a probe module is never
 	 * profiled anyway (-B CFLAGS_GCOV=... comes after and wins) */
 	vec_push(&argv, "CFLAGS_GCOV=");
+	/* kbuild's checks without a mkdir and an rm each (tryrun.c) */
+	tr_at = argv.n;
+	tr_n = kbuild_tryrun_vars(s->kernel_build, dir, &argv);
 	cc = checks_cc(s, &checks);
 	if (cc) {
 		vec_push(&argv, cc);
@@ -748,6 +752,8 @@ int kbuild_module(struct session *s, const char *csource, char **ko)
 	vec_push(&argv, "modules");
 	vec_push(&argv, NULL);
 	rc = run_make((char **)argv.items, log, checks);
+	for (i = 0; i < tr_n; i++)
+		free(argv.items[tr_at + i]);
 	free(cc);
 	free(checks);
 	free(p);
