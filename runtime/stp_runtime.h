@@ -26,7 +26,10 @@
 #include <linux/version.h>   /* LINUX_VERSION_CODE, KERNEL_VERSION() for
                                 * embedded C of guru scripts */
 #include <uapi/linux/perf_event.h>  /* PERF_TYPE_*, PERF_COUNT_* (perf probes) */
+#ifndef STP_KCAPS_UNUSED      /* (the runtime's files that do not ask:
+                                * kbuild.c's runtime_units) */
 #include "stp_kcaps.h"       /* STP_HAVE_*: what this kernel offers */
+#endif
 
 #ifndef MAXSTRINGLEN
 #define MAXSTRINGLEN 512        /* bytes of a script string, NUL included */

@@ -19,6 +19,7 @@
  */
 #include "kcaps.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -183,6 +184,34 @@ int kcaps_sources(const char *runtime_dir, char **probes, char **awk,
 	free(idx.s);
 	kcaps_free(k, n);
 	return n;
+}
+
+char *kcaps_poison(const char *runtime_dir)
+{
+	struct kcap *k;
+	struct strbuf b = {0};
+	char *path, *h, *p, *q;
+	int i, n = kcaps_load(runtime_dir, &k);
+
+	if (n <= 0)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		strbuf_add(&b, " STP_HAVE_");
+		for (p = k[i].name; *p; p++)
+			strbuf_printf(&b, "%c", toupper((unsigned char)*p));
+	}
+	kcaps_free(k, n);
+	path = xasprintf("%s/stp_kcaps.h", runtime_dir);
+	h = read_file(path, NULL);
+	free(path);
+	for (p = h; p && (p = strstr(p, "#define ")) != NULL; p = q) {
+		p += 8;
+		q = p + strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+		if (q > p)
+			strbuf_printf(&b, " %.*s", (int)(q - p), p);
+	}
+	free(h);
+	return strbuf_detach(&b);
 }
 
 /* feature_of - the kcaps feature a derived probe of kind @k needs

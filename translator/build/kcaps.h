@@ -25,6 +25,14 @@
 int kcaps_sources(const char *runtime_dir, char **probes, char **awk,
 		  char **rule);
 
+/* kcaps_poison - every macro through which the runtime learns what the
+ * kernel offers: STP_HAVE_NAME of each probe in @runtime_dir/kcaps and
+ * each macro @runtime_dir/stp_kcaps.h defines (its guard included), each
+ * after a space (heap); NULL when there are no probes.  The runtime's
+ * files that use none of them compile before the probes have run
+ * (kbuild.c's runtime units), with these names poisoned. */
+char *kcaps_poison(const char *runtime_dir);
+
 /* kcaps_check - whether the kernel whose answers are the text @found
  * (KCAPS_FOUND; NULL: unknown, nothing is checked) offers what the
  * session's probes need (the "@serves FEATURE/PART" lines of the probes in
