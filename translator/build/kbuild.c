@@ -126,7 +126,7 @@ static int mentions(const char *text, const char *w, size_t len)
 }
 
 /* reads_kcaps - whether runtime file @i of @v[0..@n) uses one of the
- * space-separated macros @poison (kcaps_poison), itself or through a
+ * space-separated macros @poison (kcaps_sources'), itself or through a
  * runtime header it includes; stp_runtime.h's include of stp_kcaps.h does
  * not count (it is left out where STP_KCAPS_UNUSED is defined).
  * @state[i]: 0 not known, 1 being looked at, 2 no, 3 yes. */
@@ -151,7 +151,8 @@ static int reads_kcaps(struct rt_file *v, int n, int i, const char *poison,
 		size_t l;
 		p += strlen("#include \"");
 		l = strcspn(p, "\"\n");
-		if (l == strlen("stp_kcaps.h") && !strncmp(p, "stp_kcaps.h", l))
+		if (!strcmp(v[i].name, "stp_runtime.h") &&
+		    l == strlen("stp_kcaps.h") && !strncmp(p, "stp_kcaps.h", l))
 			continue;
 		for (j = 0; j < n; j++)
 			if (strlen(v[j].name) == l && !strncmp(v[j].name, p, l) &&
@@ -169,7 +170,7 @@ static int reads_kcaps(struct rt_file *v, int n, int i, const char *poison,
  * .c between them: few compiler runs instead of one per file (each with
  * its kbuild recipe: fixdep, objtool...) make the first build for a
  * kernel about twice as fast, and two of them compile in parallel (make
- * -j2).  Given the kernel probes' macros @poison (kcaps_poison; NULL:
+ * -j2).  Given the kernel probes' macros @poison (kcaps_sources'; NULL:
  * none), the first unit has the files that use none of them (reads_kcaps),
  * with those names poisoned so that a use is an error, never a silent
  * "not offered": it compiles on one CPU while the probes run on the
@@ -239,20 +240,12 @@ static int runtime_units(struct rt_file **files, int n, const char *poison)
 	return n + RUNTIME_UNITS;
 }
 
-/* add_kcaps - append to the @n files of *@files the sources of the
- * kernel probes (kcaps.h), and set *@rule to their Kbuild rule (heap;
- * NULL without probes).  Returns the new count or -1. */
-static int add_kcaps(struct session *s, struct rt_file **files, int n,
-		     char **rule)
+/* add_kcaps - append to the @n files of *@files the kernel probes'
+ * sources @probes and @awk (kcaps_sources', heap: now the files').
+ * Returns the new count. */
+static int add_kcaps(struct rt_file **files, int n, char *probes, char *awk)
 {
-	char *probes, *awk;
-	int k = kcaps_sources(s->runtime_dir, &probes, &awk, rule);
-	struct rt_file *v;
-	if (k <= 0) {
-		*rule = NULL;
-		return k < 0 ? -1 : n;
-	}
-	v = xrealloc(*files, (n + 2) * sizeof(*v));
+	struct rt_file *v = xrealloc(*files, (n + 2) * sizeof(*v));
 	memset(&v[n], 0, 2 * sizeof(*v));
 	v[n].name = xstrdup(KCAPS_PROBES);
 	v[n].data = probes;
@@ -275,8 +268,8 @@ static int read_runtime(struct session *s, struct rt_file **files,
 	DIR *d = opendir(s->runtime_dir);
 	struct dirent *de;
 	struct rt_file *v = NULL;
-	char *poison;
-	int n = 0;
+	char *probes, *awk, *poison;
+	int n = 0, k;
 	if (!d) {
 		fprintf(stderr, "stap: cannot open the runtime directory %s: %s\n",
 			s->runtime_dir, strerror(errno));
@@ -307,10 +300,14 @@ static int read_runtime(struct session *s, struct rt_file **files,
 	closedir(d);
 	qsort(v, n, sizeof(*v), rt_file_cmp);
 	*files = v;
-	poison = kcaps_poison(s->runtime_dir);
+	k = kcaps_sources(s->runtime_dir, &probes, &awk, kcaps_rule, &poison);
+	if (k < 0)
+		return -1;
+	if (k == 0)
+		*kcaps_rule = poison = NULL;
 	n = runtime_units(files, n, poison);
 	free(poison);
-	return add_kcaps(s, files, n, kcaps_rule);
+	return k ? add_kcaps(files, n, probes, awk) : n;
 }
 
 /* on_path - the file @name resolves to on $PATH (heap), or NULL. */

@@ -144,8 +144,38 @@ static const char kcaps_awk[] =
 "\t\telse print \"#define STP_HAVE_\" toupper(name[i]) \" 1\"\n"
 "}\n";
 
+/* kcaps_poison - the macros through which the runtime learns what the
+ * kernel offers: STP_HAVE_NAME of each of the @n probes @k and each macro
+ * @runtime_dir/stp_kcaps.h defines (its guard included), each after a
+ * space (heap). */
+static char *kcaps_poison(const char *runtime_dir, const struct kcap *k,
+			  int n)
+{
+	struct strbuf b = {0};
+	char *path, *h;
+	const char *p, *q;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		strbuf_add(&b, " STP_HAVE_");
+		for (p = k[i].name; *p; p++)
+			strbuf_printf(&b, "%c", toupper((unsigned char)*p));
+	}
+	path = xasprintf("%s/stp_kcaps.h", runtime_dir);
+	h = read_file(path, NULL);
+	free(path);
+	for (p = h; p && (p = strstr(p, "#define ")) != NULL; p = q) {
+		p += 8;
+		q = p + strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+		if (q > p)
+			strbuf_printf(&b, " %.*s", (int)(q - p), p);
+	}
+	free(h);
+	return strbuf_detach(&b);
+}
+
 int kcaps_sources(const char *runtime_dir, char **probes, char **awk,
-		  char **rule)
+		  char **rule, char **poison)
 {
 	struct kcap *k;
 	struct strbuf src = {0}, names = {0}, idx = {0}, r = {0};
@@ -180,38 +210,11 @@ int kcaps_sources(const char *runtime_dir, char **probes, char **awk,
 	*probes = strbuf_detach(&src);
 	*awk = xstrdup(kcaps_awk);
 	*rule = strbuf_detach(&r);
+	*poison = kcaps_poison(runtime_dir, k, n);
 	free(names.s);
 	free(idx.s);
 	kcaps_free(k, n);
 	return n;
-}
-
-char *kcaps_poison(const char *runtime_dir)
-{
-	struct kcap *k;
-	struct strbuf b = {0};
-	char *path, *h, *p, *q;
-	int i, n = kcaps_load(runtime_dir, &k);
-
-	if (n <= 0)
-		return NULL;
-	for (i = 0; i < n; i++) {
-		strbuf_add(&b, " STP_HAVE_");
-		for (p = k[i].name; *p; p++)
-			strbuf_printf(&b, "%c", toupper((unsigned char)*p));
-	}
-	kcaps_free(k, n);
-	path = xasprintf("%s/stp_kcaps.h", runtime_dir);
-	h = read_file(path, NULL);
-	free(path);
-	for (p = h; p && (p = strstr(p, "#define ")) != NULL; p = q) {
-		p += 8;
-		q = p + strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-		if (q > p)
-			strbuf_printf(&b, " %.*s", (int)(q - p), p);
-	}
-	free(h);
-	return strbuf_detach(&b);
 }
 
 /* feature_of - the kcaps feature a derived probe of kind @k needs

@@ -18,20 +18,17 @@
 #define KCAPS_LOG "stp_kcaps.log"         /* gcc's messages */
 
 /* kcaps_sources - from the probes in @runtime_dir/kcaps, the text of
- * KCAPS_PROBES (*@probes) and KCAPS_AWK (*@awk), and the Kbuild rule
- * (*@rule) that makes $(obj)/runtime/KCAPS_FOUND from them (the caller
- * makes the objects depend on it).  All heap strings.  Returns the number
- * of probes (0: none, nothing set), or -1 with a message. */
+ * KCAPS_PROBES (*@probes) and KCAPS_AWK (*@awk), the Kbuild rule (*@rule)
+ * that makes $(obj)/runtime/KCAPS_FOUND from them (the caller makes the
+ * objects depend on it), and in *@poison every macro through which the
+ * runtime learns what the kernel offers: STP_HAVE_NAME of each probe and
+ * each macro @runtime_dir/stp_kcaps.h defines, each after a space (the
+ * runtime's files that use none compile before the probes have run, with
+ * these names poisoned: kbuild.c's runtime units).  All heap strings.
+ * Returns the number of probes (0: none, nothing set), or -1 with a
+ * message. */
 int kcaps_sources(const char *runtime_dir, char **probes, char **awk,
-		  char **rule);
-
-/* kcaps_poison - every macro through which the runtime learns what the
- * kernel offers: STP_HAVE_NAME of each probe in @runtime_dir/kcaps and
- * each macro @runtime_dir/stp_kcaps.h defines (its guard included), each
- * after a space (heap); NULL when there are no probes.  The runtime's
- * files that use none of them compile before the probes have run
- * (kbuild.c's runtime units), with these names poisoned. */
-char *kcaps_poison(const char *runtime_dir);
+		  char **rule, char **poison);
 
 /* kcaps_check - whether the kernel whose answers are the text @found
  * (KCAPS_FOUND; NULL: unknown, nothing is checked) offers what the
