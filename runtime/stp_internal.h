@@ -6,6 +6,7 @@
 #include "stp_runtime.h"
 #include "stp_transport_msgs.h"
 #include <linux/atomic.h>
+#include <linux/wait.h>
 
 /* Session states (stp_session_state). */
 enum stp_state {
@@ -185,10 +186,28 @@ void stp_relay_wait_room(size_t len, u64 *budget_ns);
 unsigned int stp_relay_lost(void);
 /* stp_ctl_send - queue a control message for stapio.  Returns 0, or
  * -ENOSPC when the queue is full (the message is dropped).
- * Context: any; does not sleep and does not wake readers (they poll). */
+ * Context: any; does not sleep (stapio is woken through
+ * stp_reader_kick). */
 int stp_ctl_send(u32 type, const void *payload, size_t len);
 /* stp_ctl_send_text - stp_ctl_send of a formatted text line. */
 void stp_ctl_send_text(u32 type, const char *fmt, ...) __printf(2, 3);
+
+/* ---- reader_wake.c ---- */
+/* The control channel's waiters (stapio's poll and blocking reads). */
+extern wait_queue_head_t stp_reader_wq;
+/* stp_reader_kick - output or a control message now waits for stapio:
+ * wake it within STP_CMD_POLL_MS milliseconds (once for all that comes
+ * meanwhile).  Call after the write.  Context: any, NMI included; does
+ * not sleep or take a lock. */
+void stp_reader_kick(void);
+/* stp_reader_woken - whether a wake came since the last call (cleared
+ * by this call): the control channel then polls readable.  Context:
+ * process; does not sleep. */
+bool stp_reader_woken(void);
+/* stp_reader_wake_stop - no wake from now on; returns once none is
+ * running.  Only when no probe runs any more (module unload).  Process
+ * context; may sleep. */
+void stp_reader_wake_stop(void);
 
 #ifndef STP_END_FLUSH_WAIT_NS
 #define STP_END_FLUSH_WAIT_NS (10ULL * NSEC_PER_SEC) /* per begin/end hit */

@@ -359,10 +359,11 @@ void stp_switch_file(struct stp_context *c);
 /* ---- run control ---- */
 
 /* stp_request_exit - ask for the end of the run (the script's exit()):
- * the end probes run soon after, in process context.  Only sets an atomic
- * flag (stapio notices it within about 20 ms); never sleeps or wakes
- * anything, so it is safe even in scheduler kprobes.  Other probes keep
- * running until stapio's EXIT arrives.  Context: any. */
+ * the end probes run soon after, in process context.  Sets an atomic
+ * flag and queues stapio's wake (an irq_work: stapio notices within
+ * about 20 ms); never sleeps or wakes anything itself, so it is safe even
+ * in scheduler kprobes.  Other probes keep running until stapio's EXIT
+ * arrives.  Context: any. */
 void stp_request_exit(void);
 /* stp_request_abort - the script's abort(): as stp_request_exit(), and
  * the end probes will not run.  Context: any. */

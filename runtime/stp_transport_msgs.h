@@ -12,8 +12,10 @@
  *   returns as many whole messages as fit in the caller's buffer (at least
  *   one: a buffer smaller than the next message gets -EMSGSIZE), blocks
  *   while there is none unless O_NONBLOCK (-EAGAIN), and supports poll().
- *   Messages queued from probe context do not wake readers: a blocked
- *   reader or poller notices them within STP_CMD_POLL_MS milliseconds.
+ *   Messages queued from probe context, and relay output, wake a
+ *   blocked reader or poller within STP_CMD_POLL_MS milliseconds (one
+ *   wake for all that comes meanwhile); after such a wake .cmd polls
+ *   readable once even with no message queued: read the relay files.
  *
  *   stapio -> module
  *     STP_MSG_START     no payload.  Register probes, run begin probes.
@@ -35,6 +37,10 @@
  *                       MAXERRORS/MAXSKIPPED; stapio should send EXIT.
  *     STP_MSG_WARNING   text (no NUL), complete line(s) for stderr,
  *     STP_MSG_ERROR     e.g. "WARNING: ...\n" / "ERROR: ... near ...\n".
+ *     STP_MSG_WAKES     no payload, queued at each open of .cmd: this
+ *                       module wakes its reader as said above, so that
+ *                       it may poll .cmd with no timeout (a module that
+ *                       does not send it is polled every STP_CMD_POLL_MS).
  *     STP_MSG_SYSTEM    text (no NUL): a command the script's system()
  *                       asks stapio to run with /bin/sh -c, in the
  *                       background, as stapio's user, stdin /dev/null,
@@ -71,6 +77,7 @@ enum stp_msg_type {
 	STP_MSG_DETACH = 7,
 	STP_MSG_SYSTEM = 8,
 	STP_MSG_PROGRESS = 9,
+	STP_MSG_WAKES = 10,
 };
 
 /* Largest payload of one control message. */

@@ -102,8 +102,10 @@ static const struct rchan_callbacks stp_relay_cb = {
 
 void stp_relay_write(const void *data, size_t len)
 {
-	if (likely(stp_chan))
+	if (likely(stp_chan)) {
 		relay_write(stp_chan, data, len);
+		stp_reader_kick();
+	}
 }
 
 void stp_relay_wait_room(size_t len, u64 *budget_ns)
@@ -151,7 +153,6 @@ unsigned int stp_relay_lost(void)
 static DEFINE_RAW_SPINLOCK(stp_ctl_lock);
 static char stp_ctl_queue[STP_CTL_QUEUE_SIZE];
 static size_t stp_ctl_len;           /* bytes queued */
-static DECLARE_WAIT_QUEUE_HEAD(stp_ctl_wq);
 static atomic_t stp_ctl_opened = ATOMIC_INIT(0);
 
 int stp_ctl_send(u32 type, const void *payload, size_t len)
@@ -185,6 +186,8 @@ int stp_ctl_send(u32 type, const void *payload, size_t len)
 		rc = 0;
 	}
 	raw_spin_unlock_irqrestore(&stp_ctl_lock, flags);
+	if (!rc)
+		stp_reader_kick();
 	return rc;
 }
 
@@ -227,14 +230,17 @@ void stp_warn(const char *fmt, ...)
 }
 
 /**
- * stp_request_exit - see stp_runtime.h.  Only sets a flag; the control
- * channel's reader turns it into STP_MSG_REQUEST_EXIT within
- * STP_CMD_POLL_MS.  Context: any; does not sleep or wake anything.
+ * stp_request_exit - see stp_runtime.h.  Sets a flag and kicks the
+ * reader: the control channel's reader turns it into
+ * STP_MSG_REQUEST_EXIT within STP_CMD_POLL_MS.  Context: any; does not
+ * sleep.
  */
 void stp_request_exit(void)
 {
-	if (atomic_cmpxchg(&stp_exit_requested, 0, 1) == 0)
+	if (atomic_cmpxchg(&stp_exit_requested, 0, 1) == 0) {
 		stp_gate_publish();
+		stp_reader_kick();
+	}
 }
 
 /* abort(): set once, never cleared; the end probes are skipped. */
@@ -323,10 +329,9 @@ static ssize_t stp_ctl_read(struct file *file, char __user *ubuf,
 			n = -EAGAIN;
 			break;
 		}
-		/* Probe context never wakes us: poll with a short timeout. */
-		if (wait_event_interruptible_timeout(stp_ctl_wq,
-				stp_ctl_pending(),
-				msecs_to_jiffies(STP_CMD_POLL_MS)) < 0) {
+		/* (probe context wakes us through stp_reader_kick) */
+		if (wait_event_interruptible(stp_reader_wq,
+					     stp_ctl_pending())) {
 			n = -ERESTARTSYS;
 			break;
 		}
@@ -367,14 +372,20 @@ static ssize_t stp_ctl_write(struct file *file, const char __user *ubuf,
 	default:
 		return -EINVAL;
 	}
-	wake_up_interruptible(&stp_ctl_wq);
+	wake_up_interruptible(&stp_reader_wq);
 	return count;
 }
 
+/* Readable when a message waits, and once after each wake of
+ * stp_reader_kick (relay output may wait then: stapio reads the relay
+ * files whenever it wakes). */
 static __poll_t stp_ctl_poll(struct file *file, poll_table *wait)
 {
-	poll_wait(file, &stp_ctl_wq, wait);
-	return (stp_ctl_pending() ? EPOLLIN | EPOLLRDNORM : 0) |
+	bool woken;
+
+	poll_wait(file, &stp_reader_wq, wait);
+	woken = stp_reader_woken();
+	return (stp_ctl_pending() || woken ? EPOLLIN | EPOLLRDNORM : 0) |
 		EPOLLOUT | EPOLLWRNORM;
 }
 
@@ -384,6 +395,8 @@ static int stp_ctl_open(struct inode *inode, struct file *file)
 		return -EBUSY;
 	atomic_set(&stp_detached, 0);   /* attached (again): we own it */
 	atomic_set(&stp_stapio, task_tgid_nr(current));
+	/* this module wakes its reader: no need to poll on a timer */
+	stp_ctl_send(STP_MSG_WAKES, NULL, 0);
 	/* a stream: no f_pos lock, so that stapio can read replies in one
 	 * thread while another is inside a long START/EXIT write() */
 	return stream_open(inode, file);
@@ -453,6 +466,7 @@ int stp_transport_init(void)
 
 void stp_transport_exit(void)
 {
+	stp_reader_wake_stop();
 	if (stp_chan) {
 		struct rchan *chan = stp_chan;
 

@@ -77,6 +77,8 @@ static int error_seen;
 static int detached;           /* -L: leave the module loaded */
 static int owned;              /* .cmd opened: the module is ours to remove */
 static unsigned probes_started; /* from the START reply */
+static int module_wakes;       /* STP_MSG_WAKES: poll .cmd with no timeout */
+static int wake_pipe[2] = { -1, -1 }; /* the signal handlers' wakes of poll */
 
 /* ---- output files: -o with -S rotation, -b bulk ---- */
 static const char *outfile;    /* -o, or NULL for stdout */
@@ -202,10 +204,31 @@ static long long now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* wake_poll - make the main loop's poll() return (a byte in wake_pipe):
+ * a signal that comes just before poll() must not leave it asleep.
+ * Async-signal-safe. */
+static void wake_poll(void)
+{
+	int e = errno;
+
+	if (wake_pipe[1] >= 0 && write(wake_pipe[1], "", 1) < 0) {
+		/* full: a wake is pending anyway */
+	}
+	errno = e;
+}
+
 static void on_signal(int sig)
 {
 	(void)sig;
 	got_signal = 1;
+	wake_poll();
+}
+
+/* SIGCHLD: -c's command may have ended (check_target looks) */
+static void on_child(int sig)
+{
+	(void)sig;
+	wake_poll();
 }
 
 /* ---- control channel ---- */
@@ -410,6 +433,9 @@ static int read_cmds(int *start_status)
 			case STP_MSG_PROGRESS:
 				show_progress(p, h.len);
 				break;
+			case STP_MSG_WAKES:
+				module_wakes = 1;
+				break;
 			case STP_MSG_WARNING:
 				if (no_warnings)
 					break;
@@ -554,9 +580,10 @@ static void write_record(struct stream *s, const struct record *r)
 /* Write records in seq order.  Without @force, stop at a hole in the
  * sequence until it has lasted GAP_WAIT_MS (the missing record may still
  * be on its way on another CPU; or it was lost). */
-static void emit(int force)
+static int emit(int force)
 {
 	size_t i;
+	int held = 0;
 
 	for (;;) {
 		struct stream *best = NULL;
@@ -577,8 +604,10 @@ static void emit(int force)
 
 			if (gap_since_ms < 0)
 				gap_since_ms = t;
-			if (t - gap_since_ms < gap_wait_ms)
+			if (t - gap_since_ms < gap_wait_ms) {
+				held = 1;
 				break;
+			}
 			if (verbose)
 				fprintf(stderr, "stapio: output records %llu..%llu missing\n",
 					(unsigned long long)next_seq,
@@ -595,6 +624,7 @@ static void emit(int force)
 	for (i = 0; bulk && i < nstreams; i++)
 		if (streams[i].bulk_out)
 			fflush(streams[i].bulk_out);
+	return held;
 }
 
 /* ---- the run's end: close everything and remove the module ---- */
@@ -786,6 +816,8 @@ int main(int argc, char **argv)
 	modname = argv[optind];
 	atexit(cleanup);
 
+	if (pipe2(wake_pipe, O_NONBLOCK | O_CLOEXEC) != 0)
+		die("pipe: %s", strerror(errno));
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -793,6 +825,9 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	sa.sa_handler = on_child;
+	sa.sa_flags = SA_RESTART | SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
 	/* staprun starts us with them blocked (those it forwarded before
 	 * now are pending): handled from here on */
 	sigemptyset(&ends);
@@ -840,9 +875,11 @@ int main(int argc, char **argv)
 		send_cmd_async(STP_MSG_START);
 	}
 	while (!done) {
-		struct pollfd pfd[2] = { { .fd = cmd_fd, .events = POLLIN },
+		struct pollfd pfd[3] = { { .fd = cmd_fd, .events = POLLIN },
+					 { .fd = wake_pipe[0], .events = POLLIN },
 					 { .fd = 0, .events = POLLIN } };
-		int ev;
+		int ev, held = 0;
+		char drain[64];
 
 		ev = read_cmds(&start_status);
 		if (ev & EV_START) {
@@ -897,16 +934,24 @@ int main(int argc, char **argv)
 			 * until START says so, so that whoever waits for it
 			 * (a "tracing" line) starts no workload too early */
 			if (started)
-				emit(0);
+				held = emit(0);
 		}
 		if (input_fd >= 0 && exit_sent) {
 			close(input_fd);        /* the run is ending */
 			input_fd = -1;
 		}
-		if (!done && poll(pfd, input_fd >= 0 ? 2 : 1,
-				  STP_CMD_POLL_MS) > 0 && input_fd >= 0 &&
-		    (pfd[1].revents & (POLLIN | POLLHUP | POLLERR)))
-			forward_input();
+		/* A module that wakes us (STP_MSG_WAKES) is polled with no
+		 * timeout, so that an idle run costs nothing; but a record
+		 * held back at a hole in seq waits for a timeout. */
+		if (!done && poll(pfd, input_fd >= 0 ? 3 : 2,
+				  module_wakes && !held ? -1 : STP_CMD_POLL_MS) > 0) {
+			if (pfd[1].revents & POLLIN)
+				while (read(wake_pipe[0], drain, sizeof(drain)) > 0)
+					;
+			if (input_fd >= 0 &&
+			    (pfd[2].revents & (POLLIN | POLLHUP | POLLERR)))
+				forward_input();
+		}
 	}
 	/* Everything is in the relay buffers now: drain and merge. */
 	while (read_streams())
