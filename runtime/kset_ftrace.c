@@ -17,10 +17,13 @@
  * Detaching takes the chunks away in reverse order the same way.
  *
  * The callback is the set's generated stp_ksetN_ft (kset.h: ftrace's
- * recursion guard, the CPU's context, the handler inlined).  The ops has
- * FTRACE_OPS_FL_RECURSION (the callback guards itself, so that a refused
- * hit is counted) and, when the handler may read registers,
- * FTRACE_OPS_FL_SAVE_REGS.
+ * recursion guard, the CPU's context, the handler inlined).  It guards
+ * itself, so that a refused hit is counted: the ops leaves out
+ * FTRACE_OPS_FL_RECURSION, which (since Linux 5.11) asks ftrace to wrap
+ * the callback in a guard of its own (ftrace_ops_assist_func: a second
+ * recursion test, and an indirect call, on every hit, and refused hits
+ * that nobody counts).  It has FTRACE_OPS_FL_SAVE_REGS when the handler
+ * may read registers.
  */
 #include <linux/module.h>
 #include <linux/ftrace.h>
@@ -76,8 +79,7 @@ int stp_kset_ftrace_start(struct stp_kset_rt *s)
 	int rc = 0;
 
 	s->ops.func = s->k->ftrace_fn;
-	s->ops.flags = FTRACE_OPS_FL_RECURSION |
-		       (s->k->regs ? FTRACE_OPS_FL_SAVE_REGS : 0);
+	s->ops.flags = s->k->regs ? FTRACE_OPS_FL_SAVE_REGS : 0;
 	for (i = 0; i < s->nft && !rc; i += STP_KSET_CHUNK) {
 		ips = stp_kset_chunk(s, i, &n);
 		rc = ftrace_set_filter_ips(&s->ops, ips, n, 0, i == 0);

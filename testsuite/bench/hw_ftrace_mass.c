@@ -18,7 +18,10 @@ static unsigned long *hw_ips;
 static int hw_n, chunk = 4096;
 module_param(chunk, int, 0444);
 
-/* Runs on every call of the functions: any context, no sleeping. */
+/* Runs on every call of the functions: any context, no sleeping.  It
+ * takes ftrace's recursion guard itself, so the ops has no
+ * FTRACE_OPS_FL_RECURSION (that flag asks ftrace for a second guard
+ * around the callback, as stap's probe sets do not either). */
 static void hw_fn(unsigned long ip, unsigned long parent_ip,
 		  struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
@@ -32,7 +35,6 @@ static void hw_fn(unsigned long ip, unsigned long parent_ip,
 
 static struct ftrace_ops hw_ops = {
 	.func = hw_fn,
-	.flags = FTRACE_OPS_FL_RECURSION,
 };
 
 static int hw_get_hits(char *buf, const struct kernel_param *kp)
