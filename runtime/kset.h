@@ -149,16 +149,11 @@ static __always_inline void stp_kset_ftrace_hit(struct ftrace_ops *op,
 			regs->ip = ip;
 		}
 	}
-#ifndef STP_TIMING
-	/* stp_hit's test of a hit that cannot fail, made here first: the
-	 * set's probe (s->p) is then loaded on the other path only (its
-	 * READ_ONCE keeps the compiler from loading it ahead of the test) */
-	if ((light & STP_HIT_NOERR) && (light & STP_HIT_LIGHT) &&
-	    likely(!this_cpu_read(stp_cpu_gate.word))) {
-		handler(&__this_cpu_read(stp_cpu_ptr)->ctx);
+	/* stp_hit's first test, made here first: the set's probe (s->p)
+	 * is then loaded on the other path only (its READ_ONCE keeps the
+	 * compiler from loading it ahead of the test) */
+	if (stp_hit_light_run(STP_STATE_RUNNING, light, handler))
 		goto out;
-	}
-#endif
 	stp_hit(READ_ONCE(s->p), regs, STP_STATE_RUNNING, handler, NULL, NULL,
 		NULL, light | STP_HIT_MISS, light ? NULL : s,
 		light ? 0 : stp_kset_row(s, ip));

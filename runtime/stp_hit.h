@@ -109,6 +109,30 @@ void stp_timing_add(struct stp_cpu *sc, const struct stp_probe_desc *p,
 DECLARE_PER_CPU(unsigned long, stp_kset_missed);
 
 /**
+ * stp_hit_light_run - a hit of the run that cannot fail (@mode has
+ * STP_HIT_NOERR and STP_HIT_LIGHT, @want is RUNNING, no -t): when the
+ * run's gate is open and this CPU's context free (one load), run
+ * @handler without claiming the context (the error path the compiler
+ * keeps is never taken, and a hit that comes meanwhile, from an
+ * interrupt, runs as it would after this one) and return true; else
+ * false, and stp_hit's full tests sort the hit out.  Context: as
+ * stp_hit.
+ */
+static __always_inline bool stp_hit_light_run(int want, int mode,
+		void (*handler)(struct stp_context *c))
+{
+#ifndef STP_TIMING
+	if ((mode & STP_HIT_NOERR) && (mode & STP_HIT_LIGHT) &&
+	    want == STP_STATE_RUNNING &&
+	    likely(!this_cpu_read(stp_cpu_gate.word))) {
+		handler(&__this_cpu_read(stp_cpu_ptr)->ctx);
+		return true;
+	}
+#endif
+	return false;
+}
+
+/**
  * stp_hit - run @handler for probe @p on this CPU's context if the
  * session is in state @want; @entry_data is a .return probe's instance
  * data, @perf the perf counters read for a process probe (or NULL),
@@ -143,19 +167,8 @@ static __always_inline void stp_hit(const struct stp_probe_desc *p,
 	struct stp_context *c;
 	cycles_t t0 = 0;           /* -t: the hit's start */
 
-#ifndef STP_TIMING
-	if ((mode & STP_HIT_NOERR) && light && want == STP_STATE_RUNNING &&
-	    likely(!this_cpu_read(stp_cpu_gate.word))) {
-		/* the run's gate open and this CPU's context free, in one
-		 * load; nothing of the context to claim: the handler cannot
-		 * reach it (the error path the compiler keeps is never
-		 * taken), and a hit that comes meanwhile, from an
-		 * interrupt, runs as it would after this one.  Otherwise
-		 * the tests below sort it out. */
-		handler(&__this_cpu_read(stp_cpu_ptr)->ctx);
+	if (stp_hit_light_run(want, mode, handler))
 		return;
-	}
-#endif
 	/* After exit() (or too many errors) only end probes run, as in
 	 * SystemTap: the run is already stopping.  Both tests in one load,
 	 * compared with a constant. */
