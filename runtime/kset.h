@@ -114,23 +114,57 @@ static inline u32 stp_kset_row(const struct stp_kset_rt *s, unsigned long ip)
 #endif
 
 /**
- * stp_kset_ftrace_hit - the ftrace_ops callback of a set running
- * @handler at call site @ip (from @parent_ip); with a constant @handler
- * the compiler inlines it.  ftrace's recursion guard, then this CPU's
- * context: a hit that finds either taken, or comes in an NMI, is
- * skipped and counted (stp_kset_missed, stp_hit.h).  Unless @light (a
- * constant: see stp_hit), the handler gets the full registers (the
- * set's ops asks for them) with regs->ip at the call site, restored.
- * Context: ftrace callback, any context; does not sleep.
+ * stp_kset_ftrace_slow - the part of stp_kset_ftrace_hit a light hit
+ * that cannot fail does not need, out of line (a noinline function of
+ * the set, made by codegen, runs it), so that its calls cost the fast
+ * path no stack frame: ftrace's recursion guard gave @bit (>= 0, not an
+ * NMI's); this CPU's context, taken, has the hit skipped and counted
+ * (stp_kset_missed, stp_hit.h).  Unless @light (a constant: see
+ * stp_hit), the handler gets the full registers (the set's ops asks for
+ * them) with regs->ip at the call site @ip, restored.  Releases @bit.
+ * Context: ftrace callback, not NMI; does not sleep.
  */
-static __always_inline void stp_kset_ftrace_hit(struct ftrace_ops *op,
-		unsigned long ip, unsigned long parent_ip,
-		struct ftrace_regs *fregs,
+static __always_inline void stp_kset_ftrace_slow(struct ftrace_ops *op,
+		unsigned long ip, struct ftrace_regs *fregs, int bit,
 		void (*handler)(struct stp_context *c), int light)
 {
 	struct stp_kset_rt *s = container_of(op, struct stp_kset_rt, ops);
 	struct pt_regs *regs = NULL;
 	unsigned long saved = 0;
+
+	if (!light) {
+		regs = ftrace_get_regs(fregs);
+		if (regs) {
+			saved = regs->ip;
+			regs->ip = ip;
+		}
+	}
+	stp_hit(s->p, regs, STP_STATE_RUNNING, handler, NULL, NULL, NULL,
+		light | STP_HIT_MISS, light ? NULL : s,
+		light ? 0 : stp_kset_row(s, ip));
+	if (regs)
+		regs->ip = saved;
+	ftrace_test_recursion_unlock(bit);
+}
+
+/**
+ * stp_kset_ftrace_hit - the ftrace_ops callback of a set running
+ * @handler at call site @ip (from @parent_ip); with a constant @handler
+ * the compiler inlines it.  ftrace's recursion guard, then this CPU's
+ * context: a hit that finds either taken, or comes in an NMI, is
+ * skipped and counted (stp_kset_missed, stp_hit.h).  A light hit that
+ * cannot fail (stp_hit's STP_HIT_NOERR) with the context free runs here;
+ * every other hit goes on in @slow (stp_kset_ftrace_slow), by a tail
+ * call, so that this function needs no stack frame of its own.
+ * Context: ftrace callback, any context; does not sleep.
+ */
+static __always_inline void stp_kset_ftrace_hit(struct ftrace_ops *op,
+		unsigned long ip, unsigned long parent_ip,
+		struct ftrace_regs *fregs,
+		void (*handler)(struct stp_context *c), int light,
+		void (*slow)(struct ftrace_ops *op, unsigned long ip,
+			     struct ftrace_regs *fregs, int bit))
+{
 	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
 
 	if (unlikely(bit < 0)) {
@@ -140,27 +174,14 @@ static __always_inline void stp_kset_ftrace_hit(struct ftrace_ops *op,
 	/* (the trylock disabled preemption) */
 	if (unlikely(stp_ftrace_bit_in_nmi(bit))) {
 		this_cpu_inc(stp_kset_missed);
-		goto out;
+		ftrace_test_recursion_unlock(bit);
+		return;
 	}
-	if (!light) {
-		regs = ftrace_get_regs(fregs);
-		if (regs) {
-			saved = regs->ip;
-			regs->ip = ip;
-		}
+	if (stp_hit_light_run(STP_STATE_RUNNING, light, handler)) {
+		ftrace_test_recursion_unlock(bit);
+		return;
 	}
-	/* stp_hit's first test, made here first: the set's probe (s->p)
-	 * is then loaded on the other path only (its READ_ONCE keeps the
-	 * compiler from loading it ahead of the test) */
-	if (stp_hit_light_run(STP_STATE_RUNNING, light, handler))
-		goto out;
-	stp_hit(READ_ONCE(s->p), regs, STP_STATE_RUNNING, handler, NULL, NULL,
-		NULL, light | STP_HIT_MISS, light ? NULL : s,
-		light ? 0 : stp_kset_row(s, ip));
-	if (regs)
-		regs->ip = saved;
-out:
-	ftrace_test_recursion_unlock(bit);
+	slow(op, ip, fregs, bit);
 }
 
 /**

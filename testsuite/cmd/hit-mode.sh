@@ -37,8 +37,10 @@ mode 'println(1)' 0
 c=$("$STAP" "${R[@]}" -p3 -e 'global n
 probe kernel.function("vfs_read*").call { n++ }
 probe end { println(n) }') || { echo "hit-mode: kset -p3 failed"; exit 1; }
-echo "$c" | grep -qF "stp_kset_ftrace_hit(op, ip, parent_ip, fregs, probe_0, $(noerr 1));" ||
+echo "$c" | grep -qF "stp_kset_ftrace_hit(op, ip, parent_ip, fregs, probe_0, $(noerr 1)," ||
     { echo "hit-mode: the kset callback is not NOERR"; fail=1; }
+echo "$c" | grep -qF "stp_kset_ftrace_slow(op, ip, fregs, bit, probe_0, $(noerr 1));" ||
+    { echo "hit-mode: the kset callback's slow path is not NOERR"; fail=1; }
 echo "$c" | grep -qF "stp_kset_kprobe_hit(kp, regs, probe_0, $(noerr 1));" ||
     { echo "hit-mode: the kset pre_handler is not NOERR"; fail=1; }
 exit $fail
