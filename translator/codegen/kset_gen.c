@@ -369,20 +369,26 @@ static void gen_kset(struct session *s, struct strbuf *o, int i,
 	strbuf_printf(o, ";\nstatic const char stp_kset%d_files[] =", i);
 	emit_strings(o, &files);
 	strbuf_add(o, ";\n");
-	if (!d0->is_return)
+	if (!d0->is_return) {
+		/* the ftrace callback, its out-of-line rest, the kprobe
+		 * pre_handler of the rows ftrace does not run */
+		const char *mode = hit_mode(d0);
+
 		strbuf_printf(o, "static noinline void stp_kset%d_ft_slow("
 			      "struct ftrace_ops *op,\n\tunsigned long ip, struct "
 			      "ftrace_regs *fregs, int bit)\n{\n\t"
-			      "stp_kset_ftrace_slow(op, ip, fregs, bit, %s, %s);\n}"
-			      "\n\nstatic void stp_kset%d_ft(unsigned long ip, "
+			      "stp_kset_ftrace_slow(op, ip, fregs, bit, %s, %s);"
+			      "\n}\n\n", i, handler, mode);
+		strbuf_printf(o, "static void stp_kset%d_ft(unsigned long ip, "
 			      "unsigned long parent_ip,\n\tstruct ftrace_ops *op, "
 			      "struct ftrace_regs *fregs)\n{\n\tstp_kset_ftrace_hit("
 			      "op, ip, parent_ip, fregs, %s, %s,\n\t\t"
-			      "stp_kset%d_ft_slow);\n}\n\n"
-			      "static int stp_kset%d_kp(struct kprobe *kp, struct "
-			      "pt_regs *regs)\n{\n\treturn stp_kset_kprobe_hit(kp, "
-			      "regs, %s, %s);\n}\n\n", i, handler, hit_mode(d0), i,
-			      handler, hit_mode(d0), i, i, handler, hit_mode(d0));
+			      "stp_kset%d_ft_slow);\n}\n\n", i, handler, mode, i);
+		strbuf_printf(o, "static int stp_kset%d_kp(struct kprobe *kp, "
+			      "struct pt_regs *regs)\n{\n\treturn "
+			      "stp_kset_kprobe_hit(kp, regs, %s, %s);\n}\n\n", i,
+			      handler, mode);
+	}
 	strbuf_printf(o, "static const struct stp_kset stp_kset%d = {\n"
 		      "\t.rows = stp_kset%d_rows, .funcs = stp_kset%d_funcs,\n"
 		      "\t.names = stp_kset%d_names, .files = stp_kset%d_files,\n"
