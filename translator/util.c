@@ -1,6 +1,7 @@
 /* util.c - allocation, vectors, string buffers and diagnostics. */
 #include "util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -588,6 +589,27 @@ char *cache_dir(void)
 				dir, strerror(errno));
 	}
 	return dir;
+}
+
+void remove_tree(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	while (d && (de = readdir(d)) != NULL) {
+		struct stat st;
+		char *x;
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		x = xasprintf("%s/%s", path, de->d_name);
+		if (lstat(x, &st) == 0 && S_ISDIR(st.st_mode))
+			remove_tree(x);
+		else
+			unlink(x);
+		free(x);
+	}
+	if (d)
+		closedir(d);
+	rmdir(path);
 }
 
 int owned_private(const char *path)

@@ -147,6 +147,9 @@ void util_reset_caches(void);
 /* verbose level of the stap driver (-v count), read by every pass. */
 extern int stp_verbose;
 
+/* remove_tree - remove @path and everything below it (symbolic links
+ * themselves, not what they point to); errors are ignored. */
+void remove_tree(const char *path);
 /* mkdir_p - create directory @path and its missing parents (mode 0755).
  * Returns 0, or -1 (errno set) when one of them cannot be created. */
 int mkdir_p(const char *path);

@@ -342,28 +342,6 @@ char *pch_write_defines(const struct pch_plan *p, const char *dir,
 
 /* ---- building the header ---- */
 
-/* remove_tree - @path and everything below it. */
-static void remove_tree(const char *path)
-{
-	DIR *d = opendir(path);
-	struct dirent *de;
-	while (d && (de = readdir(d)) != NULL) {
-		struct stat st;
-		char *x;
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		x = xasprintf("%s/%s", path, de->d_name);
-		if (lstat(x, &st) == 0 && S_ISDIR(st.st_mode))
-			remove_tree(x);
-		else
-			unlink(x);
-		free(x);
-	}
-	if (d)
-		closedir(d);
-	rmdir(path);
-}
-
 /* take_lock - create @cache's lock file (a dead one, older than
  * PCH_STALE_LOCK, is taken over); 0, or -1 when another build holds it. */
 static int take_lock(const char *lock)
