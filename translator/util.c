@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdarg.h>
@@ -610,6 +611,40 @@ void remove_tree(const char *path)
 	if (d)
 		closedir(d);
 	rmdir(path);
+}
+
+int copy_file_new(const char *src, const char *dst, mode_t mode)
+{
+	int in = open(src, O_RDONLY | O_CLOEXEC), out, rc = 0;
+	char buf[1 << 16];
+	ssize_t n;
+	if (in < 0)
+		return -1;
+	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+	if (out < 0) {
+		close(in);
+		return -1;
+	}
+	while (rc == 0 && (n = read(in, buf, sizeof(buf))) != 0) {
+		char *b = buf;
+		if (n < 0) {
+			rc = errno == EINTR ? 0 : -1;
+			continue;
+		}
+		while (rc == 0 && n > 0) {
+			ssize_t w = write(out, b, n);
+			if (w < 0 && errno != EINTR)
+				rc = -1;
+			else if (w > 0) {
+				b += w;
+				n -= w;
+			}
+		}
+	}
+	if (close(out) < 0)
+		rc = -1;
+	close(in);
+	return rc;
 }
 
 int owned_private(const char *path)

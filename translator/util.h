@@ -10,6 +10,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <stdio.h>
 
 /* xmalloc/xcalloc/xrealloc/xstrdup/xstrndup: like libc, never return NULL. */
@@ -147,6 +148,10 @@ void util_reset_caches(void);
 /* verbose level of the stap driver (-v count), read by every pass. */
 extern int stp_verbose;
 
+/* copy_file_new - copy the file @src to @dst, a new file (O_EXCL) of
+ * @mode, reading and writing 64 KB at a time.  Returns 0, or -1 with
+ * errno set (a partial @dst may be left for the caller to remove). */
+int copy_file_new(const char *src, const char *dst, mode_t mode);
 /* remove_tree - remove @path and everything below it (symbolic links
  * themselves, not what they point to); errors are ignored. */
 void remove_tree(const char *path);

@@ -552,34 +552,6 @@ char *cache_lookup(const char *hex)
 	return path;
 }
 
-/* copy_to - copy @src to the new file @dst (mode 0644). */
-static int copy_to(const char *src, const char *dst)
-{
-	int in = open(src, O_RDONLY | O_CLOEXEC), out;
-	char buf[65536];
-	ssize_t n;
-	int rc = 0;
-
-	if (in < 0)
-		return -1;
-	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (out < 0) {
-		close(in);
-		return -1;
-	}
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, n) != n) {
-			rc = -1;
-			break;
-		}
-	if (n < 0)
-		rc = -1;
-	close(in);
-	if (close(out) != 0)
-		rc = -1;
-	return rc;
-}
-
 char *cache_store(const char *hex, const char *ko)
 {
 	char *dir = cache_dir(), *sub, *path, *tmp;
@@ -592,7 +564,7 @@ char *cache_store(const char *hex, const char *ko)
 	path = entry_path(dir, hex);
 	tmp = xasprintf("%s.tmp%d", path, (int)getpid());
 	if ((mkdir(sub, 0700) != 0 && errno != EEXIST) ||
-	    copy_to(ko, tmp) != 0 || rename(tmp, path) != 0 ||
+	    copy_file_new(ko, tmp, 0600) != 0 || rename(tmp, path) != 0 ||
 	    stat(path, &st) != 0) {
 		fprintf(stderr, "stap: cannot store the module in the cache as "
 			"%s: %s\n", path, strerror(errno));

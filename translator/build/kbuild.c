@@ -716,12 +716,12 @@ int kbuild_module(struct session *s, const char *csource, char **ko)
 		return -1;
 	cache = getenv("STAP_NO_RUNTIME_CACHE") ? NULL :
 		runtime_cache_dir(s, rt, nrt);
-	/* the runtime objects are linked into the module: only a cache of
-	 * the user's own that nobody else can write is used */
 	/* a kernel never built for: what root built for every user when
 	 * its headers were installed, if anything (syscache.c) */
 	if (cache && owned_private(cache) < 0)
 		syscache_adopt(cache);
+	/* the runtime objects are linked into the module: only a cache of
+	 * the user's own that nobody else can write is used */
 	warm = cache && owned_private(cache) == 1 && cache_warm(cache, rt, nrt);
 	if (stp_verbose > 1)
 		fprintf(stderr, "stap: runtime objects: %s%s\n",

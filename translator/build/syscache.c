@@ -5,9 +5,7 @@
  * user's own cache: then it compiles only the script's C, like any later
  * script.  See syscache.h. */
 #include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,43 +56,15 @@ static int trusted_path(const char *path)
 }
 
 /* copy_one - copy the regular file @src (already lstat'ed: @st) to @dst,
- * keeping its modification time; 0 or -1. */
+ * keeping its modification time (pch.c keeps the most recently used
+ * precompiled headers); 0 or -1. */
 static int copy_one(const char *src, const char *dst, const struct stat *st)
 {
-	int in = open(src, O_RDONLY | O_NOFOLLOW), out, rc = 0;
-	char buf[1 << 16];
-	ssize_t n;
-	if (in < 0)
+	struct timespec t[2] = { st->st_atim, st->st_mtim };
+	if (copy_file_new(src, dst, 0644) < 0)
 		return -1;
-	out = open(dst, O_WRONLY | O_CREAT | O_EXCL, 0644);
-	if (out < 0) {
-		close(in);
-		return -1;
-	}
-	while (rc == 0 && (n = read(in, buf, sizeof(buf))) != 0) {
-		char *b = buf;
-		if (n < 0) {
-			rc = errno == EINTR ? 0 : -1;
-			continue;
-		}
-		while (rc == 0 && n > 0) {
-			ssize_t w = write(out, b, n);
-			if (w < 0 && errno != EINTR)
-				rc = -1;
-			else if (w > 0) {
-				b += w;
-				n -= w;
-			}
-		}
-	}
-	if (rc == 0) {
-		struct timespec t[2] = { st->st_atim, st->st_mtim };
-		futimens(out, t);
-	}
-	if (close(out) < 0)
-		rc = -1;
-	close(in);
-	return rc;
+	utimensat(AT_FDCWD, dst, t, 0);
+	return 0;
 }
 
 /* copy_tree - copy directory @src's root_only regular files and
@@ -142,8 +112,7 @@ int syscache_adopt(const char *leaf)
 	sys = xasprintf("%s/cache/runtime%s", syscache_dir(), name);
 	real = realpath(sys, NULL);
 	/* the user's cache is the system one (root running stap-prep) */
-	if (!real || !strcmp(sys, leaf) || !trusted_path(real) ||
-	    stat(leaf, &st) == 0) {
+	if (!real || !strcmp(sys, leaf) || !trusted_path(real)) {
 		free(real);
 		free(sys);
 		return 0;
