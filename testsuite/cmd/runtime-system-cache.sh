@@ -6,13 +6,13 @@
 # byte the system's.  Nothing is taken from a system cache another user
 # could have written: a file there writable by its group, or not root's,
 # or a symbolic link, and the user compiles the runtime as without it.
-# The lab's 6.1 kernel; a system directory of the test's own
+# The lab's default kernel; a system directory of the test's own
 # (STAP_SYSTEM_DIR) in a new directory of root's, filled by the kernel
 # hook where the packages are installed, else by stap-prep --runtime; a
 # build as root and one as nobody.
 set -eu
 fail() { echo "FAIL: $*"; exit 1; }
-KVER=6.1.0-56-cloud-amd64
+KVER=$(cat "${STAP_LAB_DIR:-/var/cache/stap-lab}/kver")   # the lab's default line
 [ "$(id -u)" = 0 ] || fail "needs root (stap-prep --runtime writes a root-only cache)"
 top=$(mktemp -d)            # 0700 root: a trusted place for the system cache
 trap 'rm -rf "$top"' EXIT
